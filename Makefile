@@ -1,0 +1,45 @@
+# Two commands do all set-up on a fresh machine: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint format bench golden clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e '.[test]'
+	touch $(VENV)/.installed $@
+
+run: $(VENV)/.installed
+	$(BIN)/asobiba serve --host $(HOST) --port $(PORT)
+
+test: $(VENV)/.installed-test
+	$(BIN)/ruff check asobiba tests bench
+	$(BIN)/ruff format --check asobiba tests bench
+	$(BIN)/python -m pytest -q
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check asobiba tests bench
+	$(BIN)/ruff format --check asobiba tests bench
+
+format: $(VENV)/.installed-test
+	$(BIN)/ruff format asobiba tests bench
+	$(BIN)/ruff check --fix asobiba tests bench
+
+golden: $(VENV)/.installed-test
+	$(BIN)/python -m tests.golden.regenerate
+
+bench: $(VENV)/.installed-test
+	$(BIN)/python bench/mancala_speed.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache

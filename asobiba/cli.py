@@ -1,0 +1,43 @@
+"""The ``asobiba`` command: ``serve`` the site, run an ``arena`` between bot levels."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="asobiba", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    serve = commands.add_parser("serve", help="serve the site")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument(
+        "--database-url",
+        default=None,
+        help="SQLAlchemy URL; default: an SQLite file in the user's data directory",
+    )
+
+    arena = commands.add_parser("arena", help="round robin between bot levels")
+    arena.add_argument("game")
+    arena.add_argument("--levels", required=True, help="comma-separated level ids")
+    arena.add_argument("--games", type=int, default=20, help="games per pairing")
+    arena.add_argument("--seed", type=int, default=0)
+    arena.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="an option rule"
+    )
+
+    args = parser.parse_args(argv)
+    if args.command == "serve":
+        from asobiba.server.main import serve
+
+        serve(host=args.host, port=args.port, database_url=args.database_url)
+        return 0
+    from asobiba.core.arena import run_cli
+
+    return run_cli(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Game-independent building blocks: the game protocol, options, bots, arena and Elo."""
