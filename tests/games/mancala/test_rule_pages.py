@@ -1,0 +1,79 @@
+"""The Mancala rule pages (rules.ja.md, rules.en.md): present, parallel, complete, not copied."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from asobiba.games.mancala.data import LEVELS
+from asobiba.games.mancala.rules import OPTIONS
+
+PAGES = Path(__file__).resolve().parents[3] / "asobiba" / "games" / "mancala"
+LANGS = ("ja", "en")
+RULEBOOK = (
+    Path(os.environ.get("ASOBIBA_RULEBOOKS", "/work/shared/seeds")) / "003_a478a870473cd6e1.txt"
+)
+
+
+def _page(lang: str) -> str:
+    return (PAGES / f"rules.{lang}.md").read_text(encoding="utf-8")
+
+
+def _value_text(spec, value, lang: str) -> str:
+    key = ("true" if value else "false") if isinstance(value, bool) else str(value)
+    labels = spec.value_labels.get(key)
+    return labels[lang] if labels else key
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_page_exists_and_is_not_empty(lang):
+    assert _page(lang).strip(), f"rules.{lang}.md is empty"
+
+
+def test_pages_have_the_same_sections():
+    counts = {lang: len(re.findall(r"^## ", _page(lang), flags=re.M)) for lang in LANGS}
+    assert counts["ja"] == counts["en"] > 0, counts
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_page_names_every_level(lang):
+    page = _page(lang)
+    for level in LEVELS:
+        name = level.name_ja if lang == "ja" else level.name_en
+        assert name in page, f"rules.{lang}.md does not name level {level.id} ({name})"
+    assert "designed" in page, "bot levels are designed values: the page must say so"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_page_mentions_every_offered_option_value(lang):
+    page = _page(lang)
+    rows = [line for line in page.splitlines() if line.startswith("|")]
+    for spec in OPTIONS:
+        if not spec.ui:
+            continue
+        for value in spec.values:
+            text = _value_text(spec, value, lang)
+            if spec.value_labels:
+                assert text in page, f"rules.{lang}.md lacks {spec.key}={text!r}"
+            else:
+                # Bare numbers are everywhere; require them in the table row naming the option.
+                row = [r for r in rows if spec.label[lang] in r]
+                assert row, f"rules.{lang}.md has no table row for {spec.label[lang]!r}"
+                assert any(re.search(rf"\b{re.escape(text)}\b", r) for r in row), (
+                    f"rules.{lang}.md: the {spec.label[lang]!r} row lacks {text!r}"
+                )
+
+
+@pytest.mark.skipif(not RULEBOOK.exists(), reason=f"rulebook not found at {RULEBOOK}")
+@pytest.mark.parametrize("lang", LANGS)
+def test_page_does_not_copy_the_rulebook(lang):
+    rulebook = RULEBOOK.read_text(encoding="utf-8")
+    copied = [
+        line.strip()
+        for line in _page(lang).splitlines()
+        if len(line.strip()) >= 20 and line.strip() in rulebook
+    ]
+    assert not copied, f"rules.{lang}.md repeats the rulebook verbatim: {copied}"
