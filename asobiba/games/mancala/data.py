@@ -9,17 +9,23 @@ from importlib import resources
 
 @dataclass(frozen=True)
 class Level:
+    """One bot strength; data.toml explains each field and why it has its value."""
+
     id: str
     name_ja: str
     name_en: str
     depth: int
-    """Search depth in moves (extra turns count as moves)."""
-    temperature: float
-    """Softmax temperature over root move values, in stones; 0 plays the best move."""
-    blunder: float
-    """Chance of choosing by the softmax instead of the best move."""
+    """Moves read ahead (extra turns count as moves); 0 is the novice's reading, no search."""
+    nodes: int
+    """Positions a move may visit, 0 for no limit: the budget that keeps a bot deterministic."""
     time: float
-    """Seconds a move may take; 0 means search to ``depth`` without a clock."""
+    """Seconds a move may take, 0 for no clock: the cap on a slow or busy machine."""
+    blunder: float
+    """Chance that a move is drawn by softmax over the move values instead of the best."""
+    temperature: float
+    """That softmax's temperature, in stones."""
+    sight: float
+    """Novice only: chance of noticing each capture it could make."""
     source: str
     reason: str
 

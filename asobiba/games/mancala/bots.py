@@ -1,0 +1,156 @@
+"""Mancala's computer opponents, one class per way of choosing, tuned by the levels in data.toml.
+
+A bot rebuilds the board from its observation alone (the observation is the whole truth in
+Mancala, but going through it keeps bots honest by construction) and plays the kernel's moves.
+Its random choices come from a generator seeded by the bot's seed and the position, so a bot's
+move is a pure function of (seed, observation): a replay, a restarted server or another worker
+process gets the same move.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time as _time
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from asobiba.core.bots import Bot
+from asobiba.core.errors import InvalidOptions
+from asobiba.games.mancala.board import Rules, finish, sow
+from asobiba.games.mancala.data import LEVEL_BY_ID, Level
+from asobiba.games.mancala.search import SCALE, Search
+
+
+def make_bot(
+    level: str,
+    seed: int,
+    *,
+    nodes: int | None = None,
+    time: float | None = None,
+    clock: Callable[[], float] = _time.perf_counter,
+) -> Bot:
+    """The bot of ``level`` (an id from data.toml); ``nodes``/``time`` override its budget.
+
+    The overrides exist for tests and benchmarks that need a fast or a fixed-size expert. The
+    clock is read only by levels with a time budget.
+    """
+    try:
+        spec = LEVEL_BY_ID[level]
+    except KeyError:
+        raise InvalidOptions(
+            f"unknown mancala bot level {level!r}; known: {list(LEVEL_BY_ID)}"
+        ) from None
+    if nodes is not None or time is not None:
+        spec = _with_budget(spec, nodes, time)
+    if spec.depth == 0:
+        return NoviceBot(spec, seed)
+    return SearchBot(spec, seed, clock)
+
+
+def _with_budget(spec: Level, nodes: int | None, time: float | None) -> Level:
+    return replace(
+        spec,
+        nodes=spec.nodes if nodes is None else nodes,
+        time=spec.time if time is None else time,
+    )
+
+
+def position(observation: dict[str, Any]) -> tuple[Rules, list[int], int]:
+    """``(rules, board, player to move)`` rebuilt from an observation, in the kernel's layout."""
+    rules = Rules.from_options(observation["options"])
+    pits = observation["pits"]
+    stores = observation["stores"]
+    player = observation["to_move"]
+    if player not in (0, 1):
+        raise ValueError(f"no one is to move in this observation (to_move={player!r})")
+    return rules, [*pits[0], stores[0], *pits[1], stores[1]], player
+
+
+class _MancalaBot:
+    """What every level shares: the position, the per-move generator, the answer from ``legal``."""
+
+    def __init__(self, level: Level, seed: int) -> None:
+        self.level = level
+        self.seed = seed
+
+    def choose(self, observation: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
+        rules, board, player = position(observation)
+        rng = random.Random(f"{self.seed}:{observation.get('ply')}:{player}:{board}")
+        by_pit = {action["pit"]: action for action in legal}
+        pit = self._pit(rules, board, player, rng)
+        if pit not in by_pit:
+            raise ValueError(f"bot chose pit {pit}, not among the legal actions {legal!r}")
+        return by_pit[pit]
+
+    def _pit(self, rules: Rules, board: list[int], player: int, rng: random.Random) -> int:
+        raise NotImplementedError
+
+    def _softmax(self, values: dict[int, float], rng: random.Random) -> int:
+        """Draw a move with probability growing with its value; ``temperature`` sets how fast."""
+        top = max(values.values())
+        scale = max(self.level.temperature, 1e-9)
+        pits = list(values)
+        weights = [math.exp((values[p] - top) / scale) for p in pits]
+        return rng.choices(pits, weights)[0]
+
+
+class NoviceBot(_MancalaBot):
+    """A new player's reading: only its own move, never the opponent's reply.
+
+    It takes an extra turn whenever it has one (the pit nearest the store first, as the rulebook's
+    tips teach), notices each capture with chance ``sight`` and takes the biggest it noticed;
+    otherwise, and on a ``blunder``, it picks by softmax over the stones the move puts in its
+    store (Basic: the stones that leave its side).
+    """
+
+    def _pit(self, rules: Rules, board: list[int], player: int, rng: random.Random) -> int:
+        n = rules.pits
+        base = player * (n + 1)
+        gains: dict[int, float] = {}
+        extra_turns: list[int] = []
+        captures: dict[int, int] = {}
+        for pit in range(n - 1, -1, -1):
+            if not board[base + pit]:
+                continue
+            after = board[:]
+            _, extra, captured = sow(after, rules, player, pit)
+            finish(after, rules)
+            if rules.basic:
+                gains[pit] = sum(board[base : base + n]) - sum(after[base : base + n])
+            else:
+                gains[pit] = after[base + n] - board[base + n] - captured
+            if extra:
+                extra_turns.append(pit)
+            elif captured > 1 and rng.random() < self.level.sight:
+                captures[pit] = captured
+        if rng.random() < self.level.blunder:
+            return self._softmax(gains, rng)
+        if extra_turns:
+            return extra_turns[0]
+        if captures:
+            return max(captures, key=lambda pit: (captures[pit], pit))
+        return self._softmax(gains, rng)
+
+
+class SearchBot(_MancalaBot):
+    """Negamax alpha-beta (search.py) to ``depth`` moves, or as deep as the budget allows.
+
+    With ``blunder`` > 0 every move is valued with a full window so the softmax can draw a lesser
+    one; without, iterative deepening finds the best move within ``nodes`` and ``time``.
+    """
+
+    def __init__(self, level: Level, seed: int, clock: Callable[[], float]) -> None:
+        super().__init__(level, seed)
+        self._clock = clock
+
+    def _pit(self, rules: Rules, board: list[int], player: int, rng: random.Random) -> int:
+        level = self.level
+        search = Search(
+            rules, nodes=level.nodes, time=level.time, clock=self._clock if level.time else None
+        )
+        if level.blunder and rng.random() < level.blunder:
+            values = search.values(board, player, level.depth)
+            return self._softmax({p: v / SCALE for p, v in values.items()}, rng)
+        return search.best(board, player, level.depth).pit

@@ -1,0 +1,332 @@
+"""Negamax alpha-beta search over the Mancala kernel, shared by every searching bot level.
+
+Values are from the point of view of the player to move, in quarter stones (``SCALE``), so the
+evaluation can weigh stones still on the board at a fraction of a stored stone and stay an int.
+A move that earns an extra turn leaves the same player to move: its child's value is taken as it
+is, with the same window, instead of being negated.
+
+The search is fast only if its inner loop is: the board is a plain list, copied per move
+(``list[:]`` is one C call), sown by the kernel's ``sow``/``finish``, and the recursion is a
+closure over local names rather than a method reading attributes.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from asobiba.games.mancala.board import Rules, finish, sow
+
+SCALE = 4
+"""Evaluation units per stone."""
+LEFTOVER_WEIGHT = 1
+"""Kalah with leftovers counted: a stone on your side is worth a quarter of a stored stone. It will
+be yours if the game ends soon, but it can still be captured or sown across."""
+BASIC_EXTRA_WEIGHT = 2
+"""Basic: each pit that would end in a store right now is worth half a stone, a ready extra turn."""
+WIN = 1_000_000
+"""Basic's value of a won game (plus the loser's stones left, the margin)."""
+INFINITY = 10 * WIN
+
+SOLVED = 1_000
+"""Transposition-table depth of a subtree searched to the end of every line: its value holds at any
+depth, and it did not hit the horizon."""
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+_CHECK_EVERY = 1024
+"""Nodes between reads of the clock and the node budget."""
+
+
+class _Stop(Exception):
+    """The node or time budget ran out in the middle of an iteration."""
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """What a search found for the player to move."""
+
+    pit: int
+    """The chosen move, 0..n-1 in the mover's sowing order."""
+    value: int
+    """Its value in ``SCALE`` units from the mover's side (exact only if ``exact``)."""
+    depth: int
+    """The deepest iteration that finished (the move may come from a deeper, partial one)."""
+    exact: bool
+    """True when every line was searched to the end of the game: the value is the true result."""
+    nodes: int
+    """Positions visited, the budget's unit."""
+
+
+def evaluate(board: list[int], rules: Rules, player: int) -> int:
+    """The static value of ``board`` for ``player`` (to move), in ``SCALE`` units."""
+    return _evaluator(rules)(board, player)
+
+
+def _evaluator(rules: Rules) -> Callable[[list[int], int], int]:
+    """The evaluation for ``rules`` as a closure, so the search pays for no rule lookups.
+
+    Kalah: the store difference decides the game, so it is the backbone. Stones on a side count a
+    little for that side's owner when leftovers are swept to their owner at the end; when they are
+    not, a stone on the board is worth nothing at the end and gets no weight.
+
+    Basic: the race is won by emptying your own side, so fewer stones on your side than on theirs
+    is good, and pits that sow exactly into a store are ready extra turns (a store takes a stone of
+    either player, so each exact distance is ``n - i`` or ``2n + 1 - i``).
+    """
+    n = rules.pits
+    if rules.basic:
+
+        def basic(b: list[int], p: int) -> int:
+            mine = b[:n] if p == 0 else b[n + 1 : 2 * n + 1]
+            theirs = b[n + 1 : 2 * n + 1] if p == 0 else b[:n]
+            ready = 0
+            for i, s in enumerate(mine):
+                if s == n - i or s == 2 * n + 1 - i:
+                    ready += 1
+            for i, s in enumerate(theirs):
+                if s == n - i or s == 2 * n + 1 - i:
+                    ready -= 1
+            return (sum(theirs) - sum(mine)) * SCALE + ready * BASIC_EXTRA_WEIGHT
+
+        return basic
+    side_weight = LEFTOVER_WEIGHT if rules.count_leftovers else 0
+
+    def kalah(b: list[int], p: int) -> int:
+        if p == 0:
+            value = (b[n] - b[2 * n + 1]) * SCALE
+            if side_weight:
+                value += (sum(b[:n]) - sum(b[n + 1 : 2 * n + 1])) * side_weight
+        else:
+            value = (b[2 * n + 1] - b[n]) * SCALE
+            if side_weight:
+                value += (sum(b[n + 1 : 2 * n + 1]) - sum(b[:n])) * side_weight
+        return value
+
+    return kalah
+
+
+def _final_value(rules: Rules) -> Callable[[list[int], int], int]:
+    """The value of a finished board for ``player``, the one who just moved."""
+    n = rules.pits
+    if rules.basic:
+
+        def basic(b: list[int], p: int) -> int:
+            mine = sum(b[:n] if p == 0 else b[n + 1 : 2 * n + 1])
+            theirs = sum(b[n + 1 : 2 * n + 1] if p == 0 else b[:n])
+            return WIN + theirs if mine == 0 else -WIN - mine
+
+        return basic
+
+    def kalah(b: list[int], p: int) -> int:
+        diff = b[n] - b[2 * n + 1]
+        return (diff if p == 0 else -diff) * SCALE
+
+    return kalah
+
+
+def _orderer(rules: Rules) -> Callable[[list[int], int, int], list[int]]:
+    """Legal pits, most promising first: the table's best move, extra turns, captures, the rest.
+
+    Extra-turn pits go from the one nearest the store outward, so playing one first does not
+    spoil the others (sowing pit ``i`` only touches the pits to its right). A move whose last
+    stone lands alone in an empty pit of yours opposite stones is a capture.
+    """
+    n = rules.pits
+    cycle = 2 * n + 2 if rules.basic else 2 * n + 1
+    stores = (n, 2 * n + 1) if rules.basic else (n,)
+    can_capture = rules.capture != "none"
+
+    def order(b: list[int], p: int, first: int) -> list[int]:
+        base = p * (n + 1)
+        extra: list[int] = []
+        captures: list[int] = []
+        rest: list[int] = []
+        for i in range(n - 1, -1, -1):
+            s = b[base + i]
+            if not s or i == first:
+                continue
+            land = (i + s) % cycle
+            if land in stores:
+                extra.append(i)
+            elif can_capture and s < cycle and land < n and not b[base + land]:
+                if b[2 * n - base - land]:
+                    captures.append(i)
+                else:
+                    rest.append(i)
+            else:
+                rest.append(i)
+        moves = extra + captures + rest
+        if first >= 0:
+            moves.insert(0, first)
+        return moves
+
+    return order
+
+
+class Search:
+    """One position's search: iterative deepening over a transposition table, within a budget.
+
+    ``nodes`` (0: none) is the deterministic budget: a bot that stops on a node count plays the
+    same move on every machine. ``time`` (0: none) is the safety net for a slow or busy machine:
+    the clock, read every ``_CHECK_EVERY`` nodes, stops the search even if nodes remain.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        *,
+        nodes: int = 0,
+        time: float = 0.0,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
+        if time and clock is None:
+            raise ValueError("a time budget needs a clock")
+        self.rules = rules
+        self.nodes = 0
+        self.horizon = 0
+        """Lines cut by the depth limit (or by a table entry that was); 0 means exact."""
+        self._tables: tuple[dict[tuple[int, ...], tuple[int, int, int, int]], ...] = ({}, {})
+        self._max_nodes = nodes
+        self._time = time
+        self._clock = clock
+        self._deadline = 0.0
+        self._order = _orderer(rules)
+        self._negamax = self._build()
+
+    def _build(self) -> Callable[[list[int], int, int, int, int], int]:
+        rules = self.rules
+        tables = self._tables
+        order = self._order
+        evaluate = _evaluator(rules)
+        final = _final_value(rules)
+        check = self._check
+
+        def negamax(b: list[int], p: int, depth: int, alpha: int, beta: int) -> int:
+            self.nodes += 1
+            if not self.nodes % _CHECK_EVERY:
+                check()
+            if depth <= 0:
+                self.horizon += 1
+                return evaluate(b, p)
+            table = tables[p]
+            key = tuple(b)
+            entry = table.get(key)
+            first = -1
+            if entry is not None:
+                e_depth, e_flag, e_value, first = entry
+                if e_depth >= depth:
+                    if e_flag == _EXACT:
+                        hit = True
+                    elif e_flag == _LOWER:
+                        hit = e_value >= beta
+                    else:
+                        hit = e_value <= alpha
+                    if hit:
+                        if e_depth != SOLVED:
+                            self.horizon += 1
+                        return e_value
+            horizon = self.horizon
+            alpha0 = alpha
+            best = -INFINITY
+            best_pit = -1
+            for pit in order(b, p, first):
+                c = b[:]
+                extra = sow(c, rules, p, pit)[1]
+                if finish(c, rules):
+                    value = final(c, p)
+                elif extra:
+                    value = negamax(c, p, depth - 1, alpha, beta)
+                else:
+                    value = -negamax(c, 1 - p, depth - 1, -beta, -alpha)
+                if value > best:
+                    best = value
+                    best_pit = pit
+                    if value > alpha:
+                        alpha = value
+                        if alpha >= beta:
+                            break
+            flag = _LOWER if best >= beta else _UPPER if best <= alpha0 else _EXACT
+            table[key] = (SOLVED if self.horizon == horizon else depth, flag, best, best_pit)
+            return best
+
+        return negamax
+
+    def _check(self) -> None:
+        if self._max_nodes and self.nodes >= self._max_nodes:
+            raise _Stop
+        if self._time and self._clock() >= self._deadline:  # type: ignore[misc]
+            raise _Stop
+
+    def best(self, board: list[int], player: int, depth: int) -> Result:
+        """Deepen one move at a time up to ``depth`` (or the budget, or an exact result).
+
+        A budget that runs out mid-iteration still improves the answer: the iteration searches the
+        previous best move first, so any move that finished with a higher value beats it.
+
+        Python's cyclic garbage collector is paused meanwhile: the table holds hundreds of
+        thousands of tuples, none in a cycle, and rescanning them halves the search's speed.
+        """
+        collect = gc.isenabled()
+        gc.disable()
+        try:
+            return self._deepen(board, player, depth)
+        finally:
+            if collect:
+                gc.enable()
+
+    def _deepen(self, board: list[int], player: int, depth: int) -> Result:
+        if self._time:
+            self._deadline = self._clock() + self._time  # type: ignore[misc]
+        rules = self.rules
+        final = _final_value(rules)
+        negamax = self._negamax
+        moves = self._order(board, player, -1)
+        result = Result(moves[0], 0, 0, False, 0)
+        for d in range(1, depth + 1):
+            horizon = self.horizon
+            best = -INFINITY
+            best_pit = -1
+            try:
+                for pit in moves:
+                    c = board[:]
+                    extra = sow(c, rules, player, pit)[1]
+                    if finish(c, rules):
+                        value = final(c, player)
+                    elif extra:
+                        value = negamax(c, player, d - 1, best, INFINITY)
+                    else:
+                        value = -negamax(c, 1 - player, d - 1, -INFINITY, -best)
+                    if value > best:
+                        best = value
+                        best_pit = pit
+            except _Stop:
+                if best_pit >= 0:
+                    result = Result(best_pit, best, result.depth, False, self.nodes)
+                break
+            exact = self.horizon == horizon
+            result = Result(best_pit, best, d, exact, self.nodes)
+            if exact:
+                break
+            moves.remove(best_pit)
+            moves.insert(0, best_pit)
+        return result
+
+    def values(self, board: list[int], player: int, depth: int) -> dict[int, int]:
+        """Every legal move's value searched ``depth`` moves deep with a full window.
+
+        Alpha-beta only bounds the moves that are not best; the levels that pick among moves by
+        their values (to make human mistakes) need each one exactly, at a shallow depth.
+        """
+        rules = self.rules
+        final = _final_value(rules)
+        out: dict[int, int] = {}
+        for pit in self._order(board, player, -1):
+            c = board[:]
+            extra = sow(c, rules, player, pit)[1]
+            if finish(c, rules):
+                out[pit] = final(c, player)
+            elif extra:
+                out[pit] = self._negamax(c, player, depth - 1, -INFINITY, INFINITY)
+            else:
+                out[pit] = -self._negamax(c, 1 - player, depth - 1, -INFINITY, INFINITY)
+        return out
