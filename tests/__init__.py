@@ -1,0 +1,1 @@
+"""asobiba's test suite; a package so `python -m tests.golden.regenerate` runs."""

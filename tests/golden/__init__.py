@@ -1,0 +1,1 @@
+"""Golden playthroughs: fixed-seed games dumped as text and compared line by line."""
