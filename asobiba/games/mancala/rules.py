@@ -105,7 +105,7 @@ class Mancala:
         return {level.id: {"ja": level.name_ja, "en": level.name_en} for level in LEVELS}
 
     def new_state(self, options: Mapping[str, Any], seats: int = 2, seed: int = 0) -> MancalaState:
-        if seats != 2:
+        if type(seats) is not int or seats != 2:
             raise InvalidOptions(f"mancala is played by exactly 2 seats, not {seats!r}")
         resolved = self.resolve_options(options)
         rules = Rules.from_options(resolved)
@@ -121,7 +121,7 @@ class Mancala:
         return frozenset() if state.over else frozenset((state.player,))
 
     def legal_actions(self, state: MancalaState, seat: int) -> list[dict[str, Any]]:
-        if state.over or seat != state.player:
+        if state.over or type(seat) is not int or seat != state.player:
             return []
         n = state.rules.pits
         start = seat * (n + 1)
@@ -216,7 +216,7 @@ class Mancala:
     def _check(self, state: MancalaState, seat: int, action: Any) -> int:
         if state.over:
             raise IllegalAction("the game is over")
-        if seat != state.player:
+        if type(seat) is not int or seat != state.player:
             raise IllegalAction(f"seat {seat!r} may not move now; seat {state.player} is to move")
         if not isinstance(action, dict) or set(action) != {"pit"}:
             raise IllegalAction(f'an action is {{"pit": i}}, got {action!r}')
