@@ -22,8 +22,15 @@ Outcome = dict[str, Any]
 
 S = TypeVar("S")
 
-__all__ = ["Action", "Game", "GameError", "IllegalAction", "InvalidOptions", "Observation", "Outcome"]
-
+__all__ = [
+    "Action",
+    "Game",
+    "GameError",
+    "IllegalAction",
+    "InvalidOptions",
+    "Observation",
+    "Outcome",
+]
 
 
 class Game(Protocol[S]):

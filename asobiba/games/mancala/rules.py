@@ -65,7 +65,9 @@ _LEFTOVER_LABELS = {
 }
 
 OPTIONS: list[OptionSpec] = [
-    OptionSpec("variant", ("kalah", "basic"), "kalah", {"ja": "ルール", "en": "Rules"}, _VARIANT_LABELS),
+    OptionSpec(
+        "variant", ("kalah", "basic"), "kalah", {"ja": "ルール", "en": "Rules"}, _VARIANT_LABELS
+    ),
     OptionSpec("seeds", (3, 4, 5, 6), 4, {"ja": "石の数", "en": "Stones per pit"}),
     OptionSpec(
         "capture",
@@ -93,7 +95,8 @@ class Mancala:
     name = "mancala"
     min_seats = 2
     max_seats = 2
-    levels: list[str] = [level.id for level in LEVELS]
+    def __init__(self) -> None:
+        self.levels: list[str] = [level.id for level in LEVELS]
 
     def options_spec(self) -> list[OptionSpec]:
         return OPTIONS

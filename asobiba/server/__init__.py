@@ -1,0 +1,1 @@
+"""The web server: rooms, sockets, records and identity over the pure game modules."""

@@ -1,0 +1,118 @@
+"""JSON API: games and their options, starting a room, records and replays."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any, Literal
+
+from fastapi import APIRouter, HTTPException, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from asobiba.core.errors import InvalidOptions
+from asobiba.games import game_names, get_game
+from asobiba.server.identity import ensure_player_id, player_id
+from asobiba.server.records import game_list, summarize
+
+router = APIRouter(prefix="/api")
+
+
+class NewRoom(BaseModel):
+    """A game against a bot. Unknown fields are refused, not ignored."""
+
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(max_length=32)
+    options: dict[str, Any] = Field(default_factory=dict)
+    level: str = Field(max_length=32)
+    order: Literal["first", "second", "random"] = "first"
+
+
+def _game(name: str) -> Any:
+    try:
+        return get_game(name)
+    except KeyError as error:
+        raise HTTPException(404, detail={"code": "unknown_game", "message": str(error)}) from None
+
+
+@router.get("/games")
+def games() -> dict[str, Any]:
+    listed = []
+    for name in game_names():
+        game = get_game(name)
+        names = game.level_names()
+        listed.append(
+            {
+                "name": name,
+                "options": [spec.to_json() for spec in game.options_spec()],
+                "levels": [{"id": level, "name": names[level]} for level in game.levels],
+                "seats": [game.min_seats, game.max_seats],
+            }
+        )
+    return {"games": listed}
+
+
+@router.post("/rooms", status_code=201)
+async def new_room(body: NewRoom, request: Request) -> dict[str, Any]:
+    game = _game(body.game)
+    if body.level not in game.levels:
+        raise HTTPException(
+            400,
+            detail={
+                "code": "invalid_level",
+                "message": f"unknown level {body.level!r}; known: {game.levels}",
+            },
+        )
+    rng = random.Random()
+    seat = {"first": 0, "second": 1, "random": rng.randrange(2)}[body.order]
+    person = ensure_player_id(request)
+    hub = request.app.state.hub
+    await asyncio.to_thread(hub.store.ensure_player, person)
+    seats: list[dict[str, Any]] = [{"bot": body.level}, {"bot": body.level}]
+    seats[seat] = {"player": person}
+    try:
+        room = await hub.create(body.game, body.options, seats, rng.randrange(2**31))
+    except InvalidOptions as error:
+        raise HTTPException(400, detail={"code": error.code, "message": str(error)}) from None
+    return {"room_id": room.id, "seat": seat, "ws": f"/ws/rooms/{room.id}"}
+
+
+@router.get("/records/{game_name}")
+async def records(game_name: str, request: Request) -> dict[str, Any]:
+    game = _game(game_name)
+    person = player_id(request)
+    if person is None:
+        return {"rows": [], "games": []}
+    results = await asyncio.to_thread(request.app.state.hub.store.results, person, game_name)
+    return {"rows": summarize(results, game.levels), "games": game_list(results)}
+
+
+@router.get("/rooms/{room_id}/replay")
+async def replay(room_id: str, request: Request) -> dict[str, Any]:
+    """A finished game, move by move, as a spectator sees it."""
+    hub = request.app.state.hub
+    stored = await asyncio.to_thread(hub.store.load_room, room_id)
+    if stored is None or not stored.finished:
+        raise HTTPException(
+            404, detail={"code": "unknown_game", "message": "no finished game with that id"}
+        )
+    game = get_game(stored.game)
+    state = game.new_state(stored.options, len(stored.seats), stored.seed)
+    frames = [game.observe(state, None)]
+    for seat, action, at in stored.events:
+        state = game.advance(state, at) if action is None else game.apply(state, seat, action, at)
+        frames.append(game.observe(state, None))
+    person = player_id(request)
+    seat_of_viewer = next(
+        (i for i, spec in enumerate(stored.seats) if spec.get("player") == person), None
+    )
+    level = next((spec["bot"] for spec in stored.seats if "bot" in spec), None)
+    return {
+        "game": stored.game,
+        "options": stored.options,
+        "level": level,
+        "seat": seat_of_viewer,
+        "seats": [{"kind": "bot" if "bot" in s else "human"} for s in stored.seats],
+        "events": [{"seat": seat, "action": action} for seat, action, _ in stored.events],
+        "frames": frames,
+        "outcome": stored.outcome,
+    }

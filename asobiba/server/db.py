@@ -1,0 +1,105 @@
+"""Tables and the engine. The schema itself is made by the Alembic migrations in ``migrations/``."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from importlib import resources
+from typing import Any, ClassVar
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, create_engine, event
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+
+
+class Base(DeclarativeBase):
+    type_annotation_map: ClassVar[dict[Any, Any]] = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class Player(Base):
+    """A guest (or later a registered player), known by the id in their signed cookie."""
+
+    __tablename__ = "players"
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RoomRow(Base):
+    """One game: its setup and, once over, its outcome. The moves are in ``room_events``."""
+
+    __tablename__ = "rooms"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]]
+    rule_key: Mapped[str] = mapped_column(String(200))
+    seed: Mapped[int] = mapped_column(Integer)
+    seats: Mapped[list[Any]]
+    """One entry per seat: ``{"player": id}`` for a person, ``{"bot": level}`` for a bot."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    outcome: Mapped[dict[str, Any] | None]
+
+
+class RoomEvent(Base):
+    """The append-only log: replaying it over ``new_state`` rebuilds the room exactly."""
+
+    __tablename__ = "room_events"
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int | None] = mapped_column(Integer)
+    """None for a timed event applied by ``advance``."""
+    action: Mapped[dict[str, Any] | None]
+    at: Mapped[float] = mapped_column(Float)
+
+
+class Result(Base):
+    """One person's finished game against a bot, as the records page counts it."""
+
+    __tablename__ = "results"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"))
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    game: Mapped[str] = mapped_column(String(32))
+    rule_key: Mapped[str] = mapped_column(String(200))
+    options: Mapped[dict[str, Any]]
+    level: Mapped[str] = mapped_column(String(32))
+    seat: Mapped[int] = mapped_column(Integer)
+    """0 = moved first, 1 = second."""
+    result: Mapped[str] = mapped_column(String(8))
+    """"win", "draw" or "loss"."""
+    score: Mapped[int] = mapped_column(Integer)
+    opponent_score: Mapped[int] = mapped_column(Integer)
+    margin: Mapped[int] = mapped_column(Integer)
+    """Signed from the player's side: positive for a win."""
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+def make_engine(url: str) -> Engine:
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(connection: Any, _record: Any) -> None:
+            cursor = connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest migration (``alembic upgrade head``)."""
+    config = Config()
+    config.set_main_option(
+        "script_location", str(resources.files("asobiba.server").joinpath("migrations"))
+    )
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+def session_factory(engine: Engine) -> sessionmaker[Any]:
+    return sessionmaker(engine, expire_on_commit=False)

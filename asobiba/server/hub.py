@@ -1,0 +1,61 @@
+"""The in-process hub: the rooms this process owns, loaded from the event log on demand.
+
+A room whose process died is rebuilt by replaying its stored events (``Room.__init__``), so a
+restart loses nothing; bots resume on the first request that touches the room.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from typing import Any
+
+from asobiba.core.options import rule_key
+from asobiba.games import get_game
+from asobiba.server.rooms import BotChooser, Room
+from asobiba.server.store import Store, StoredRoom
+
+
+class Hub:
+    def __init__(self, store: Store, choose: BotChooser) -> None:
+        self.store = store
+        self._choose = choose
+        self._rooms: dict[str, Room] = {}
+        self._loading = asyncio.Lock()
+
+    async def create(
+        self, game_name: str, options: dict[str, Any], seats: list[dict[str, Any]], seed: int
+    ) -> Room:
+        """Validate, store and start a room. Raises ``InvalidOptions`` for a bad set-up."""
+        game = get_game(game_name)
+        resolved = game.resolve_options(options)
+        game.new_state(resolved, len(seats), seed)  # validates the seat count before storing
+        room_id = secrets.token_hex(8)
+        await asyncio.to_thread(
+            self.store.create_room, room_id, game_name, resolved, rule_key(resolved), seed, seats
+        )
+        stored = StoredRoom(room_id, game_name, resolved, seed, seats, [], False, None)
+        room = Room(stored, game, self.store, self._choose)
+        self._rooms[room_id] = room
+        room.schedule()
+        return room
+
+    async def get(self, room_id: str) -> Room | None:
+        room = self._rooms.get(room_id)
+        if room is not None:
+            return room
+        async with self._loading:
+            if room_id in self._rooms:
+                return self._rooms[room_id]
+            stored = await asyncio.to_thread(self.store.load_room, room_id)
+            if stored is None:
+                return None
+            room = Room(stored, get_game(stored.game), self.store, self._choose)
+            self._rooms[room_id] = room
+            room.schedule()
+            return room
+
+    async def close(self) -> None:
+        for room in list(self._rooms.values()):
+            await room.close()
+        self._rooms.clear()

@@ -1,0 +1,59 @@
+"""The room socket's messages: parsing what clients send, building what each seat receives.
+
+Socket handlers translate; they never judge a move. Every outgoing game payload is built from
+``observe(state, seat)`` for the receiving seat (default-deny redaction at the send boundary).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from asobiba.server.settings import MAX_MESSAGE_BYTES
+
+
+class RoomError(Exception):
+    """A request the room refuses; ``code`` is stable and sent to the client."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Act:
+    action: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Sync:
+    pass
+
+
+ClientMessage = Act | Sync
+
+
+def parse_client_message(text: str) -> ClientMessage:
+    """Parse one text frame; raise ``RoomError`` with a precise code for anything malformed."""
+    if len(text.encode("utf-8")) > MAX_MESSAGE_BYTES:
+        raise RoomError("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        raise RoomError("bad_json", f"not JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise RoomError("bad_message", "a message is a JSON object with a 'type'")
+    kind = data.get("type")
+    if kind == "sync" and set(data) == {"type"}:
+        return Sync()
+    if kind == "act" and set(data) == {"type", "action"}:
+        if not isinstance(data["action"], dict):
+            raise RoomError("bad_message", "'action' must be an object")
+        return Act(data["action"])
+    raise RoomError("bad_message", 'expected {"type": "act", "action": {...}} or {"type": "sync"}')
+
+
+def error_message(code: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message}

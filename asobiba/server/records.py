@@ -1,0 +1,136 @@
+"""Records: what a finished game adds to each person's results, and the per-rule-set summary.
+
+Results are kept per player × game × rule set × bot level × seat order (0 = moved first).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from asobiba.core.options import rule_key
+from asobiba.server.db import Result
+
+if TYPE_CHECKING:
+    from asobiba.server.rooms import Room
+
+
+def results_for(room: Room, state: Any, outcome: dict[str, Any]) -> list[Result]:
+    """One ``Result`` per person in a game against bots (games between people come later)."""
+    bots = [spec["bot"] for spec in room.seats if "bot" in spec]
+    if not bots:
+        return []
+    resolved = room.game.resolve_options(room.options)
+    results = []
+    scores = outcome["scores"]
+    winners = outcome["winners"]
+    for seat, spec in enumerate(room.seats):
+        if "player" not in spec:
+            continue
+        if not winners:
+            result, sign = "draw", 0
+        elif seat in winners:
+            result, sign = "win", 1
+        else:
+            result, sign = "loss", -1
+        best_other = max(s for i, s in enumerate(scores) if i != seat)
+        results.append(
+            Result(
+                room_id=room.id,
+                player_id=spec["player"],
+                game=room.game.name,
+                rule_key=rule_key(resolved),
+                options=resolved,
+                level=bots[0],
+                seat=seat,
+                result=result,
+                score=scores[seat],
+                opponent_score=best_other,
+                margin=sign * outcome.get("margin", abs(scores[seat] - best_other)),
+            )
+        )
+    return results
+
+
+@dataclass
+class Row:
+    rule_key: str
+    options: dict[str, Any]
+    level: str
+    seat: int
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    best_margin: int | None = None
+    streak_kind: str | None = None
+    streak_length: int = 0
+
+    def add(self, result: Result) -> None:
+        self.games += 1
+        if result.result == "win":
+            self.wins += 1
+        elif result.result == "draw":
+            self.draws += 1
+        else:
+            self.losses += 1
+        if result.result == "win" and (
+            self.best_margin is None or result.margin > self.best_margin
+        ):
+            self.best_margin = result.margin
+        if result.result == self.streak_kind:
+            self.streak_length += 1
+        else:
+            self.streak_kind, self.streak_length = result.result, 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rule_key": self.rule_key,
+            "options": self.options,
+            "level": self.level,
+            "seat": self.seat,
+            "games": self.games,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "win_rate": round(self.wins / self.games, 4) if self.games else 0.0,
+            "best_margin": self.best_margin,
+            "streak": {"kind": self.streak_kind, "length": self.streak_length},
+        }
+
+
+def summarize(results: Iterable[Result], level_order: list[str]) -> list[dict[str, Any]]:
+    """Aggregate results (oldest first) into rows: rule set, then strength, then seat order."""
+    rows: dict[tuple[str, str, int], Row] = {}
+    for result in results:
+        key = (result.rule_key, result.level, result.seat)
+        if key not in rows:
+            rows[key] = Row(result.rule_key, result.options, result.level, result.seat)
+        rows[key].add(result)
+
+    def order(key: tuple[str, str, int]) -> tuple[str, int, int]:
+        rule, level, seat = key
+        rank = level_order.index(level) if level in level_order else len(level_order)
+        return rule, rank, seat
+
+    return [rows[key].to_json() for key in sorted(rows, key=order)]
+
+
+def game_list(results: Iterable[Result], limit: int = 50) -> list[dict[str, Any]]:
+    """The newest stored games, newest first, each with what the replay link needs."""
+    newest = sorted(results, key=lambda r: (r.finished_at, r.id), reverse=True)[:limit]
+    return [
+        {
+            "room_id": r.room_id,
+            "finished_at": r.finished_at.isoformat(),
+            "options": r.options,
+            "rule_key": r.rule_key,
+            "level": r.level,
+            "seat": r.seat,
+            "result": r.result,
+            "scores": [r.score, r.opponent_score],
+            "margin": r.margin,
+        }
+        for r in newest
+    ]

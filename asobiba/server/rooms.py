@@ -1,0 +1,192 @@
+"""A room: one authoritative game state, its seats, its event log, its bots and timers.
+
+One writer per room: every change goes through ``Room._commit`` under the room's lock, is written
+to the event log before it becomes visible, and is then sent to each connection built from that
+connection's own seat's observation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+from asobiba.core.errors import GameError
+from asobiba.core.game import Game
+from asobiba.server.db import Result
+from asobiba.server.protocol import RoomError
+from asobiba.server.records import results_for
+from asobiba.server.store import Store, StoredRoom
+
+log = logging.getLogger(__name__)
+
+BotChooser = Callable[
+    [str, str, int, dict[str, Any], list[dict[str, Any]]], Awaitable[dict[str, Any]]
+]
+
+
+class Connection(Protocol):
+    seat: int | None
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue a message; never blocks the room."""
+        ...
+
+
+class Room:
+    def __init__(
+        self,
+        stored: StoredRoom,
+        game: Game[Any],
+        store: Store,
+        choose: BotChooser,
+    ) -> None:
+        self.id = stored.id
+        self.game = game
+        self.options = stored.options
+        self.seed = stored.seed
+        self.seats = stored.seats
+        self.store = store
+        self._choose = choose
+        self.lock = asyncio.Lock()
+        self.connections: set[Connection] = set()
+        self.state = game.new_state(stored.options, len(stored.seats), stored.seed)
+        for seat, action, at in stored.events:
+            self.state = (
+                game.advance(self.state, at)
+                if action is None
+                else game.apply(self.state, seat, action, at)
+            )
+        self.seq = len(stored.events)
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._thinking: set[int] = set()
+        self._timer: asyncio.TimerHandle | None = None
+
+    # --- reading -------------------------------------------------------------------------------
+
+    def seat_of(self, player_id: str | None) -> int | None:
+        for seat, spec in enumerate(self.seats):
+            if player_id is not None and spec.get("player") == player_id:
+                return seat
+        return None
+
+    @property
+    def over(self) -> bool:
+        return self.game.outcome(self.state) is not None
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know now: its observation and its legal actions."""
+        legal = self.game.legal_actions(self.state, seat) if seat is not None else []
+        return {"obs": self.game.observe(self.state, seat), "legal": legal}
+
+    def sync_message(self, seat: int | None) -> dict[str, Any]:
+        players = [
+            {"kind": "bot", "level": spec["bot"]} if "bot" in spec else {"kind": "human"}
+            for spec in self.seats
+        ]
+        return {
+            "type": "sync",
+            "seq": self.seq,
+            "seat": seat,
+            "players": players,
+            **self.view(seat),
+        }
+
+    # --- acting --------------------------------------------------------------------------------
+
+    async def act(self, seat: int | None, action: Any) -> None:
+        """A person's action. Raises ``RoomError`` or ``GameError``; the state is then unchanged."""
+        async with self.lock:
+            if self.over:
+                raise RoomError("game_over", "the game is over")
+            if seat is None:
+                raise RoomError("not_seated", "you have no seat in this room")
+            if seat not in self.game.to_move(self.state):
+                raise RoomError("not_your_turn", f"seat {seat} may not act now")
+            await self._commit(seat, action)
+
+    async def _commit(self, seat: int | None, action: dict[str, Any] | None) -> None:
+        at = time.time()
+        if action is None:
+            new = self.game.advance(self.state, at)
+        else:
+            new = self.game.apply(self.state, seat, action, at)  # raises on illegal: no change
+        outcome = self.game.outcome(new)
+        await asyncio.to_thread(self.store.append_event, self.id, self.seq + 1, seat, action, at)
+        if outcome is not None:
+            results: list[Result] = results_for(self, new, outcome)
+            await asyncio.to_thread(self.store.finish_room, self.id, outcome, results)
+        self.state = new
+        self.seq += 1
+        for connection in list(self.connections):
+            connection.send(
+                {
+                    "type": "event",
+                    "seq": self.seq,
+                    "seat": seat,
+                    "action": action,
+                    **self.view(connection.seat),
+                }
+            )
+        self.schedule()
+
+    # --- bots and timers -----------------------------------------------------------------------
+
+    def schedule(self) -> None:
+        """Start a bot for every bot seat that may act now, and arm the next timed event."""
+        if self.over:
+            return
+        for seat in self.game.to_move(self.state):
+            spec = self.seats[seat]
+            if "bot" in spec and seat not in self._thinking:
+                self._thinking.add(seat)
+                self._spawn(self._bot_turn(seat, spec["bot"]))
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        due = self.game.deadline(self.state)
+        if due is not None:
+            loop = asyncio.get_running_loop()
+            self._timer = loop.call_later(
+                max(0.0, due - time.time()), lambda: self._spawn(self._fire_timer())
+            )
+
+    def _spawn(self, coroutine: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _bot_turn(self, seat: int, level: str) -> None:
+        try:
+            seq = self.seq
+            view = self.view(seat)
+            bot_seed = (self.seed * 1_000_003 + seat * 7_919 + seq) & 0x7FFFFFFF
+            action = await self._choose(self.game.name, level, bot_seed, view["obs"], view["legal"])
+            async with self.lock:
+                if self.seq == seq:
+                    await self._commit(seat, action)
+        except (GameError, RoomError):
+            log.exception("bot %s in room %s chose an illegal action", level, self.id)
+        except Exception:
+            log.exception("bot %s in room %s failed", level, self.id)
+        finally:
+            self._thinking.discard(seat)
+        async with self.lock:
+            self.schedule()
+
+    async def _fire_timer(self) -> None:
+        async with self.lock:
+            due = self.game.deadline(self.state)
+            if due is not None and due <= time.time():
+                await self._commit(None, None)
+
+    async def close(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        for task in list(self._tasks):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task

@@ -1,0 +1,48 @@
+"""Run-time settings, from arguments first and the environment second."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+
+from platformdirs import user_data_dir
+
+MAX_MESSAGE_BYTES = 4096
+"""Largest WebSocket text message a client may send; longer ones get ``too_large``."""
+MAX_BODY_BYTES = 16 * 1024
+"""Largest HTTP request body accepted; longer ones get 413."""
+
+
+def data_dir() -> Path:
+    path = Path(os.environ.get("ASOBIBA_DATA_DIR") or user_data_dir("asobiba", appauthor=False))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@dataclass(frozen=True)
+class Settings:
+    database_url: str
+    secret_key: str
+    bot_workers: int = 2
+
+    @classmethod
+    def load(cls, database_url: str | None = None, secret_key: str | None = None) -> Settings:
+        url = database_url or os.environ.get("DATABASE_URL")
+        key = secret_key or os.environ.get("SECRET_KEY")
+        if not url or not key:
+            directory = data_dir()
+            url = url or f"sqlite:///{directory / 'asobiba.sqlite3'}"
+            key = key or _stored_secret(directory / "secret_key")
+        return cls(database_url=url, secret_key=key)
+
+
+def _stored_secret(path: Path) -> str:
+    """A random signing key made once per data directory, so guest cookies survive restarts."""
+    if path.exists():
+        return path.read_text().strip()
+    key = secrets.token_urlsafe(32)
+    path.write_text(key)
+    path.chmod(0o600)
+    return key

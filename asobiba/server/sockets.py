@@ -1,0 +1,68 @@
+"""The room WebSocket: one per player; translates frames to room calls and back."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from asobiba.core.errors import GameError
+from asobiba.server.identity import player_id
+from asobiba.server.protocol import Act, RoomError, error_message, parse_client_message
+
+router = APIRouter()
+
+
+class SocketConnection:
+    """A seat's socket with its own outbox, so a slow client never holds the room's lock."""
+
+    def __init__(self, websocket: WebSocket, seat: int | None) -> None:
+        self.websocket = websocket
+        self.seat = seat
+        self.outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.outbox.put_nowait(message)
+
+    async def pump(self) -> None:
+        while True:
+            message = await self.outbox.get()
+            await self.websocket.send_json(message)
+
+
+@router.websocket("/ws/rooms/{room_id}")
+async def room_socket(websocket: WebSocket, room_id: str) -> None:
+    room = await websocket.app.state.hub.get(room_id)
+    await websocket.accept()
+    if room is None:
+        await websocket.send_json(error_message("unknown_room", f"no room {room_id!r}"))
+        await websocket.close(code=4404)
+        return
+    connection = SocketConnection(websocket, room.seat_of(player_id(websocket)))
+    async with room.lock:
+        room.connections.add(connection)
+        connection.send(room.sync_message(connection.seat))
+    pump = asyncio.create_task(connection.pump())
+    try:
+        while True:
+            text = await websocket.receive_text()
+            try:
+                message = parse_client_message(text)
+                if isinstance(message, Act):
+                    await room.act(connection.seat, message.action)
+                else:
+                    async with room.lock:
+                        connection.send(room.sync_message(connection.seat))
+            except RoomError as error:
+                connection.send(error_message(error.code, error.message))
+            except GameError as error:
+                connection.send(error_message(error.code, str(error)))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        room.connections.discard(connection)
+        pump.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await pump

@@ -1,0 +1,108 @@
+"""Persistence of rooms, their event logs and results: synchronous SQLAlchemy, called off-loop."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from asobiba.server.db import Player, Result, RoomEvent, RoomRow
+
+
+@dataclass(frozen=True)
+class StoredRoom:
+    id: str
+    game: str
+    options: dict[str, Any]
+    seed: int
+    seats: list[dict[str, Any]]
+    events: list[tuple[int | None, dict[str, Any] | None, float]]
+    finished: bool
+    outcome: dict[str, Any] | None
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Store:
+    def __init__(self, sessions: sessionmaker[Session]) -> None:
+        self.sessions = sessions
+
+    def ensure_player(self, player_id: str) -> None:
+        with self.sessions.begin() as session:
+            if session.get(Player, player_id) is None:
+                session.add(Player(id=player_id, created_at=now()))
+
+    def create_room(
+        self,
+        room_id: str,
+        game: str,
+        options: dict[str, Any],
+        rule_key: str,
+        seed: int,
+        seats: list[dict[str, Any]],
+    ) -> None:
+        with self.sessions.begin() as session:
+            session.add(
+                RoomRow(
+                    id=room_id,
+                    game=game,
+                    options=options,
+                    rule_key=rule_key,
+                    seed=seed,
+                    seats=seats,
+                    created_at=now(),
+                    finished_at=None,
+                    outcome=None,
+                )
+            )
+
+    def append_event(
+        self, room_id: str, seq: int, seat: int | None, action: dict[str, Any] | None, at: float
+    ) -> None:
+        with self.sessions.begin() as session:
+            session.add(RoomEvent(room_id=room_id, seq=seq, seat=seat, action=action, at=at))
+
+    def finish_room(self, room_id: str, outcome: dict[str, Any], results: list[Result]) -> None:
+        with self.sessions.begin() as session:
+            row = session.get(RoomRow, room_id)
+            assert row is not None, room_id
+            row.finished_at = now()
+            row.outcome = outcome
+            for result in results:
+                result.finished_at = row.finished_at
+                session.add(result)
+
+    def load_room(self, room_id: str) -> StoredRoom | None:
+        with self.sessions() as session:
+            row = session.get(RoomRow, room_id)
+            if row is None:
+                return None
+            events = session.scalars(
+                select(RoomEvent).where(RoomEvent.room_id == room_id).order_by(RoomEvent.seq)
+            ).all()
+            return StoredRoom(
+                id=row.id,
+                game=row.game,
+                options=row.options,
+                seed=row.seed,
+                seats=row.seats,
+                events=[(e.seat, e.action, e.at) for e in events],
+                finished=row.finished_at is not None,
+                outcome=row.outcome,
+            )
+
+    def results(self, player_id: str, game: str) -> list[Result]:
+        """A player's results in one game, oldest first."""
+        with self.sessions() as session:
+            return list(
+                session.scalars(
+                    select(Result)
+                    .where(Result.player_id == player_id, Result.game == game)
+                    .order_by(Result.finished_at, Result.id)
+                ).all()
+            )

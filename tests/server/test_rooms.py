@@ -1,0 +1,134 @@
+"""Rooms: one writer, the log written before a move is visible, rebuilt from the log."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from asobiba.core.errors import IllegalAction
+from asobiba.server.db import make_engine, migrate, session_factory
+from asobiba.server.hub import Hub
+from asobiba.server.protocol import RoomError
+from asobiba.server.store import Store
+
+
+class HeldBot:
+    """A bot seat whose move the test releases, to look at the room while the bot thinks."""
+
+    def __init__(self) -> None:
+        self.asked = asyncio.Event()
+        self.release = asyncio.Event()
+        self.answer: dict[str, Any] | None = None
+
+    async def choose(
+        self, game: str, level: str, seed: int, obs: dict[str, Any], legal: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        self.asked.set()
+        await self.release.wait()
+        return self.answer or legal[0]
+
+
+def make_store(tmp_path: Path) -> Store:
+    engine = make_engine(f"sqlite:///{tmp_path / 'rooms.sqlite3'}")
+    migrate(engine)
+    return Store(session_factory(engine))
+
+
+SEATS = [{"player": "p"}, {"bot": "beginner"}]
+
+
+def test_moving_while_the_bot_is_to_move_is_refused(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        bot = HeldBot()
+        hub = Hub(make_store(tmp_path), bot.choose)
+        room = await hub.create("mancala", {}, SEATS, seed=1)
+        await room.act(0, {"pit": 0})
+        await asyncio.wait_for(bot.asked.wait(), 5)
+        with pytest.raises(RoomError) as refused:
+            await room.act(0, {"pit": 1})
+        assert refused.value.code == "not_your_turn"
+        assert room.seq == 1
+        bot.release.set()
+        await hub.close()
+
+    asyncio.run(scenario())
+
+
+def test_an_illegal_move_changes_nothing_and_is_not_logged(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        store = make_store(tmp_path)
+        hub = Hub(store, HeldBot().choose)
+        room = await hub.create("mancala", {"seeds": 3}, SEATS, seed=1)
+        before = room.state
+        with pytest.raises(IllegalAction):
+            await room.act(0, {"pit": 9})
+        assert room.state == before
+        assert room.seq == 0
+        stored = store.load_room(room.id)
+        assert stored is not None
+        assert stored.events == []
+        await hub.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_room_is_rebuilt_from_its_log_after_a_restart(tmp_path: Path) -> None:
+    async def play_then_restart() -> None:
+        store = make_store(tmp_path)
+        bot = HeldBot()
+        hub = Hub(store, bot.choose)
+        room = await hub.create("mancala", {}, SEATS, seed=7)
+        await room.act(0, {"pit": 2})  # extra turn
+        await room.act(0, {"pit": 5})
+        await asyncio.wait_for(bot.asked.wait(), 5)
+        state, seq, room_id = room.state, room.seq, room.id
+        await hub.close()  # the process "dies" while the bot thinks
+
+        bot_after = HeldBot()
+        bot_after.answer = {"pit": 3}
+        revived = await Hub(store, bot_after.choose).get(room_id)
+        assert revived is not None
+        assert (revived.state, revived.seq) == (state, seq)
+        await asyncio.wait_for(bot_after.asked.wait(), 5)  # the bot resumes its turn
+        bot_after.release.set()
+        for _ in range(100):
+            if revived.seq == seq + 1:
+                break
+            await asyncio.sleep(0.01)
+        assert revived.seq == seq + 1
+        assert revived.state.last.seat == 1
+        assert revived.state.last.pit == 3
+        await revived.close()
+
+    asyncio.run(play_then_restart())
+
+
+def test_a_finished_game_stores_its_outcome_and_one_result(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        store = make_store(tmp_path)
+        store.ensure_player("p")
+        hub = Hub(store, HeldBot().choose)
+        # The test plays the bot's seat itself through the room's one writer.
+        room = await hub.create("mancala", {"pits": 3, "seeds": 3}, SEATS, seed=3)
+        while not room.over:
+            seat = next(iter(room.game.to_move(room.state)))
+            if seat == 1:
+                await room._commit(1, room.game.legal_actions(room.state, 1)[0])
+            else:
+                await room.act(0, room.game.legal_actions(room.state, 0)[-1])
+        stored = store.load_room(room.id)
+        assert stored is not None and stored.finished
+        outcome = room.game.outcome(room.state)
+        assert stored.outcome == outcome
+        [result] = store.results("p", "mancala")
+        assert (result.score, result.opponent_score) == tuple(outcome["scores"])
+        assert result.level == "beginner"
+        assert result.seat == 0
+        expected = "win" if outcome["winners"] == [0] else "loss" if outcome["winners"] else "draw"
+        assert result.result == expected
+        await hub.close()
+
+    asyncio.run(scenario())
