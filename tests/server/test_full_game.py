@@ -1,0 +1,83 @@
+"""A whole game through the socket lands in the records and replays move for move.
+
+Runs on the embedded SQLite file and on the machine's real PostgreSQL server.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from asobiba.games import get_game
+from asobiba.server.app import create_app
+
+Start = Callable[..., dict[str, Any]]
+
+
+def play_out(client: TestClient, room: dict[str, Any]) -> dict[str, Any]:
+    """Play the leftmost legal pit whenever it is our turn; return the final event."""
+    with client.websocket_connect(room["ws"]) as ws:
+        message = ws.receive_json()
+        seq = message["seq"]
+        while message["obs"]["outcome"] is None:
+            if message["legal"]:
+                ws.send_json({"type": "act", "action": message["legal"][0]})
+            message = ws.receive_json()
+            assert message["type"] == "event", message
+            assert message["seq"] == seq + 1
+            seq = message["seq"]
+        return message
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_finished_game_is_recorded_and_replayable(
+    backend: str, request: pytest.FixtureRequest, start: Start
+) -> None:
+    url = request.getfixturevalue(f"{backend}_url" if backend == "sqlite" else "postgres_url")
+    with TestClient(create_app(url, secret_key="k", bot_workers=1)) as client:
+        room = start(client, order="second", options={"seeds": 3})
+        final = play_out(client, room)
+        outcome = final["obs"]["outcome"]
+        records = client.get("/api/records/mancala").json()
+        [row] = records["rows"]
+        assert row["level"] == "beginner"
+        assert row["seat"] == 1
+        assert row["games"] == 1
+        assert row["wins"] + row["draws"] + row["losses"] == 1
+        assert row["options"]["seeds"] == 3
+        [listed] = records["games"]
+        assert listed["room_id"] == room["room_id"]
+        assert listed["scores"] == [outcome["scores"][1], outcome["scores"][0]]
+
+        replay = client.get(f"/api/rooms/{room['room_id']}/replay").json()
+        assert replay["seat"] == 1
+        assert len(replay["frames"]) == final["seq"] + 1
+        assert replay["frames"][-1] == get_game("mancala").observe(
+            _rebuild(replay["options"], replay["events"]), None
+        )
+        assert replay["outcome"] == outcome
+
+
+def _rebuild(options: dict[str, Any], events: list[dict[str, Any]]) -> Any:
+    game = get_game("mancala")
+    state = game.new_state(options, 2, 0)
+    for event in events:
+        state = game.apply(state, event["seat"], event["action"])
+    return state
+
+
+def test_records_count_streaks_per_rule_set_strength_and_seat(
+    client: TestClient, start: Start
+) -> None:
+    for order in ("first", "first", "second"):
+        play_out(client, start(client, order=order, options={"seeds": 3}))
+    play_out(client, start(client, order="first", options={"variant": "basic", "seeds": 3}))
+    rows = client.get("/api/records/mancala").json()["rows"]
+    keys = [(r["options"]["variant"], r["seat"], r["games"]) for r in rows]
+    assert sorted(keys) == [("basic", 0, 1), ("kalah", 0, 2), ("kalah", 1, 1)]
+    for row in rows:
+        assert row["streak"]["length"] >= 1
+        assert row["win_rate"] == round(row["wins"] / row["games"], 4)

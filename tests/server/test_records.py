@@ -1,0 +1,64 @@
+"""The records summary: per rule set × strength × seat order, with streaks and best margins."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from asobiba.server.db import Result
+from asobiba.server.records import game_list, summarize
+
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def result(n: int, outcome: str, margin: int, level: str = "casual", seat: int = 0) -> Result:
+    return Result(
+        id=n,
+        room_id=f"r{n}",
+        player_id="p",
+        game="mancala",
+        rule_key="seeds=4,variant=kalah",
+        options={"variant": "kalah", "seeds": 4},
+        level=level,
+        seat=seat,
+        result=outcome,
+        score=24 + margin // 2,
+        opponent_score=24 - margin // 2,
+        margin=margin,
+        finished_at=T0 + timedelta(minutes=n),
+    )
+
+
+def test_counts_win_rate_best_margin_and_current_streak() -> None:
+    results = [
+        result(1, "win", 10),
+        result(2, "loss", -4),
+        result(3, "win", 2),
+        result(4, "win", 6),
+    ]
+    [row] = summarize(results, ["beginner", "casual"])
+    assert (row["games"], row["wins"], row["draws"], row["losses"]) == (4, 3, 0, 1)
+    assert row["win_rate"] == 0.75
+    assert row["best_margin"] == 10
+    assert row["streak"] == {"kind": "win", "length": 2}
+
+
+def test_rows_are_split_by_strength_and_seat_order_weakest_first() -> None:
+    results = [
+        result(1, "draw", 0, level="casual", seat=1),
+        result(2, "loss", -3, level="beginner", seat=0),
+        result(3, "win", 3, level="casual", seat=0),
+    ]
+    rows = summarize(results, ["beginner", "casual"])
+    assert [(r["level"], r["seat"]) for r in rows] == [
+        ("beginner", 0),
+        ("casual", 0),
+        ("casual", 1),
+    ]
+    assert rows[0]["best_margin"] is None
+    assert rows[2]["streak"] == {"kind": "draw", "length": 1}
+
+
+def test_game_list_is_newest_first() -> None:
+    listed = game_list([result(1, "win", 2), result(2, "loss", -2)])
+    assert [g["room_id"] for g in listed] == ["r2", "r1"]
+    assert listed[0]["result"] == "loss"
