@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format bench golden clean
+.PHONY: run test lint format bench golden clean browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,7 +22,13 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 run: $(VENV)/.installed
 	$(BIN)/asobiba serve --host $(HOST) --port $(PORT)
 
-test: $(VENV)/.installed-test
+# Debian's Chromium drives tests/e2e (Playwright's own browser download cannot work here).
+# Installed when missing and we may; without it the e2e tests skip, except under CI=true.
+browser:
+	@command -v chromium >/dev/null || [ "$$(id -u)" != 0 ] || \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
+
+test: $(VENV)/.installed-test browser
 	$(BIN)/ruff check asobiba tests bench
 	$(BIN)/ruff format --check asobiba tests bench
 	$(BIN)/python -m pytest -q
