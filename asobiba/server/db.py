@@ -8,7 +8,17 @@ from typing import Any, ClassVar
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, create_engine, event
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    create_engine,
+    event,
+)
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
@@ -29,6 +39,7 @@ class RoomRow(Base):
     """One game: its setup and, once over, its outcome. The moves are in ``room_events``."""
 
     __tablename__ = "rooms"
+    __table_args__ = (Index("ix_rooms_unfinished", "finished_at"),)
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(32))
     options: Mapped[dict[str, Any]]
@@ -57,6 +68,7 @@ class Result(Base):
     """One person's finished game against a bot, as the records page counts it."""
 
     __tablename__ = "results"
+    __table_args__ = (Index("ix_results_player_game", "player_id", "game", "finished_at"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"))
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
