@@ -55,6 +55,15 @@ class Hub:
             room.schedule()
             return room
 
+    async def release(self, room: Room) -> None:
+        """Forget a finished room nobody watches; the store still has it for records and replays."""
+        if room.over and not room.connections and self._rooms.get(room.id) is room:
+            del self._rooms[room.id]
+            await room.close()
+
+    def __contains__(self, room_id: str) -> bool:
+        return room_id in self._rooms
+
     async def close(self) -> None:
         for room in list(self._rooms.values()):
             await room.close()

@@ -34,7 +34,8 @@ class SocketConnection:
 
 @router.websocket("/ws/rooms/{room_id}")
 async def room_socket(websocket: WebSocket, room_id: str) -> None:
-    room = await websocket.app.state.hub.get(room_id)
+    hub = websocket.app.state.hub
+    room = await hub.get(room_id)
     await websocket.accept()
     if room is None:
         await websocket.send_json(error_message("unknown_room", f"no room {room_id!r}"))
@@ -66,3 +67,4 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
         pump.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await pump
+        await hub.release(room)

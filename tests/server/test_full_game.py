@@ -81,3 +81,13 @@ def test_records_count_streaks_per_rule_set_strength_and_seat(
     for row in rows:
         assert row["streak"]["length"] >= 1
         assert row["win_rate"] == round(row["wins"] / row["games"], 4)
+
+
+def test_a_finished_room_leaves_memory_when_its_last_socket_closes(
+    client: TestClient, start: Start
+) -> None:
+    room = start(client, options={"seeds": 3})
+    hub = client.app.state.hub
+    play_out(client, room)
+    assert room["room_id"] not in hub
+    assert client.get(f"/api/rooms/{room['room_id']}/replay").status_code == 200
