@@ -1,0 +1,263 @@
+"""The site's HTML pages: home, play, rules, records, replay and the language switch.
+
+The pages are thin shells: templates in ``asobiba/web/templates`` get the UI strings of the
+visitor's language (``asobiba/web/i18n/<lang>.json``) and the game's declared options and levels;
+the ES modules in ``asobiba/web/static`` talk to the JSON API and the room WebSocket.
+
+The app that includes ``router`` must also serve ``STATIC_DIR`` at ``/static`` (``mount_static``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from markdown_it import MarkdownIt
+
+from asobiba.games import COMING, game_names, get_game
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+TEMPLATES_DIR = WEB_DIR / "templates"
+STATIC_DIR = WEB_DIR / "static"
+I18N_DIR = WEB_DIR / "i18n"
+GAMES_DIR = Path(__file__).resolve().parent.parent / "games"
+
+LANGS: tuple[str, ...] = ("ja", "en")
+DEFAULT_LANG = "ja"
+"""The language of a visitor who sends neither a ``lang`` cookie nor an Accept-Language header."""
+LANG_COOKIE = "lang"
+LANG_COOKIE_MAX_AGE = 365 * 24 * 60 * 60
+
+_ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+router = APIRouter()
+templates = Jinja2Templates(directory=TEMPLATES_DIR)
+
+
+def fill(text: str, **params: object) -> str:
+    """Fill the ``{name}`` holes of a UI string: ``"{game}のルール"`` → ``"マンカラのルール"``."""
+    for name, value in params.items():
+        text = text.replace("{" + name + "}", str(value))
+    return text
+
+
+templates.env.filters["fill"] = fill
+
+
+def mount_static(app: FastAPI) -> None:
+    """Serve the front end's CSS, ES modules and SVG at ``/static`` (route name ``static``)."""
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+
+
+@cache
+def strings(lang: str) -> dict[str, str]:
+    """The UI strings of one language: a flat ``{key: text}`` dict."""
+    data: dict[str, str] = json.loads((I18N_DIR / f"{lang}.json").read_text(encoding="utf-8"))
+    return data
+
+
+@cache
+def asset_version() -> str:
+    """A short hash of the static files, appended to asset URLs so a deploy busts caches."""
+    digest = hashlib.sha256()
+    for path in sorted(STATIC_DIR.rglob("*")):
+        if path.is_file():
+            digest.update(path.relative_to(STATIC_DIR).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:10]
+
+
+def choose_lang(request: Request) -> str:
+    """The ``lang`` cookie if valid, else the best of Accept-Language, else ``DEFAULT_LANG``."""
+    cookie = request.cookies.get(LANG_COOKIE)
+    if cookie in LANGS:
+        return cookie
+    header = request.headers.get("accept-language")
+    if not header:
+        return DEFAULT_LANG
+    return lang_from_accept_language(header)
+
+
+def lang_from_accept_language(header: str) -> str:
+    """Japanese if the header prefers it over English, else English.
+
+    >>> lang_from_accept_language("ja-JP,ja;q=0.9,en;q=0.8")
+    'ja'
+    >>> lang_from_accept_language("en-US,en;q=0.9,ja;q=0.5")
+    'en'
+    >>> lang_from_accept_language("fr-FR")
+    'en'
+    """
+    best: dict[str, float] = {}
+    for part in header.split(","):
+        fields = part.strip().split(";")
+        tag = fields[0].strip().lower()
+        quality = 1.0
+        for param in fields[1:]:
+            name, _, value = param.strip().partition("=")
+            if name.strip() == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        primary = tag.split("-")[0]
+        if primary in LANGS and quality > best.get(primary, -1.0):
+            best[primary] = quality
+    ja, en = best.get("ja", 0.0), best.get("en", 0.0)
+    return "ja" if ja > 0 and ja >= en else "en"
+
+
+def safe_next(target: str | None) -> str:
+    """A local path to go back to: starts with one "/", never "//" (another host) or a scheme."""
+    if not target or not target.startswith("/") or target.startswith("//"):
+        return "/"
+    if "\\" in target or any(ord(ch) < 0x20 for ch in target):
+        return "/"
+    return target
+
+
+def _context(request: Request, page: str, **extra: Any) -> dict[str, Any]:
+    lang = choose_lang(request)
+    here = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    return {
+        "request": request,
+        "lang": lang,
+        "other_lang": "en" if lang == "ja" else "ja",
+        "t": strings(lang),
+        "page": page,
+        "here": here,
+        "v": asset_version(),
+        "playable": game_names(),
+        "coming": COMING,
+        **extra,
+    }
+
+
+def _render(
+    request: Request, template: str, page: str, status_code: int = 200, **extra: Any
+) -> Response:
+    context = _context(request, page, **extra)
+    response = templates.TemplateResponse(request, template, context, status_code=status_code)
+    response.headers["Content-Language"] = context["lang"]
+    response.headers.setdefault("Vary", "Cookie, Accept-Language")
+    return response
+
+
+def not_found_page(request: Request) -> Response:
+    """The site's 404 page, in the visitor's language (usable from an exception handler)."""
+    return _render(request, "404.html", "404", status_code=404)
+
+
+def _options_json(game: str) -> list[dict[str, Any]]:
+    return [spec.to_json() for spec in get_game(game).options_spec() if spec.ui]
+
+
+def _levels_json(game: str) -> list[dict[str, Any]]:
+    return [{"id": level, "name": names} for level, names in get_game(game).level_names().items()]
+
+
+@router.get("/", include_in_schema=False)
+def home(request: Request) -> Response:
+    return _render(request, "home.html", "home")
+
+
+@router.get("/games/{game}", include_in_schema=False)
+def play(request: Request, game: str) -> Response:
+    if game in COMING:
+        return _render(request, "coming.html", "play", game=game)
+    if game not in game_names():
+        return not_found_page(request)
+    return _render(
+        request,
+        f"play_{game}.html",
+        "play",
+        game=game,
+        options=_options_json(game),
+        levels=_levels_json(game),
+    )
+
+
+def _rules_markdown() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
+    return md
+
+
+def _slug(index: int) -> str:
+    return f"s{index}"
+
+
+def render_rules(text: str) -> tuple[str, list[tuple[str, str]]]:
+    """The rule page's HTML and its table of contents (``[(anchor, title)]`` of the h2s)."""
+    md = _rules_markdown()
+    tokens = md.parse(text)
+    toc: list[tuple[str, str]] = []
+    for index, token in enumerate(tokens):
+        if token.type == "heading_open" and token.tag in ("h2", "h3"):
+            anchor = _slug(index)
+            token.attrSet("id", anchor)
+            if token.tag == "h2":
+                inline = tokens[index + 1]
+                toc.append((anchor, inline.content))
+        elif token.type == "table_open":
+            token.attrSet("class", "table")
+    html = md.renderer.render(tokens, md.options, {})
+    return html, toc
+
+
+@router.get("/games/{game}/rules", include_in_schema=False)
+def rules(request: Request, game: str) -> Response:
+    if game not in game_names() and game not in COMING:
+        return not_found_page(request)
+    lang = choose_lang(request)
+    path = GAMES_DIR / game / f"rules.{lang}.md"
+    if not path.is_file():
+        return not_found_page(request)
+    html, toc = render_rules(path.read_text(encoding="utf-8"))
+    levels = _levels_json(game) if game in game_names() else []
+    return _render(
+        request, "rules.html", "rules", game=game, rules_html=html, toc=toc, levels=levels
+    )
+
+
+@router.get("/records/{game}", include_in_schema=False)
+def records(request: Request, game: str) -> Response:
+    if game not in game_names():
+        return not_found_page(request)
+    return _render(
+        request,
+        "records.html",
+        "records",
+        game=game,
+        options=_options_json(game),
+        levels=_levels_json(game),
+    )
+
+
+@router.get("/replay/{room_id}", include_in_schema=False)
+def replay(request: Request, room_id: str) -> Response:
+    if not _ROOM_ID.fullmatch(room_id):
+        return not_found_page(request)
+    games = {
+        name: {"options": _options_json(name), "levels": _levels_json(name)}
+        for name in game_names()
+    }
+    return _render(request, "replay.html", "replay", room_id=room_id, games=games)
+
+
+@router.get("/lang/{code}", include_in_schema=False)
+def set_lang(request: Request, code: str, next: str | None = None) -> Response:
+    if code not in LANGS:
+        return not_found_page(request)
+    response = RedirectResponse(safe_next(next), status_code=303)
+    response.set_cookie(
+        LANG_COOKIE, code, max_age=LANG_COOKIE_MAX_AGE, samesite="lax", path="/", httponly=False
+    )
+    return response

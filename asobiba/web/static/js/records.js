@@ -1,0 +1,203 @@
+// The records page: GET /api/records/{game} → one table per rule set (strength × first/second)
+// and the list of stored games with links to their replays.
+import { getJSON } from "./api.js";
+import { h } from "./dom.js";
+import { LANG, pageData, t } from "./i18n.js";
+import { levelName, ruleName } from "./rules-name.js";
+
+const data = pageData();
+const box = document.getElementById("records");
+const levelOrder = new Map((data.levels ?? []).map((level, index) => [level.id, index]));
+
+function seatName(seat) {
+  return t(seat === 0 ? "seat.first" : "seat.second");
+}
+
+function percent(rate) {
+  if (rate === null || rate === undefined) return "—";
+  return new Intl.NumberFormat(LANG, { style: "percent", maximumFractionDigits: 0 }).format(rate);
+}
+
+function when(value) {
+  if (value === null || value === undefined) return "";
+  const date = typeof value === "number" ? new Date(value * 1000) : new Date(value);
+  if (Number.isNaN(date.getTime())) return String(value);
+  return new Intl.DateTimeFormat(LANG, { dateStyle: "medium", timeStyle: "short" }).format(date);
+}
+
+function streak(value) {
+  if (!value || !value.length) return "—";
+  return t(`records.streak.${value.kind}`, { n: value.length });
+}
+
+function resultBadge(result) {
+  return h("span", { class: `badge badge--${result}` }, t(`result.short.${result}`));
+}
+
+function num(value) {
+  return h("td", { class: "num" }, value ?? "—");
+}
+
+function header(...keys) {
+  return h(
+    "thead",
+    {},
+    h(
+      "tr",
+      {},
+      keys.map(([key, numeric]) => h("th", { scope: "col", class: numeric ? "num" : null }, t(key))),
+    ),
+  );
+}
+
+function ruleSetTable(rows) {
+  rows.sort(
+    (a, b) =>
+      (levelOrder.get(a.level) ?? 99) - (levelOrder.get(b.level) ?? 99) || a.seat - b.seat,
+  );
+  const body = h(
+    "tbody",
+    {},
+    rows.map((row) =>
+      h(
+        "tr",
+        {},
+        h("th", { scope: "row" }, levelName(row.level, data.levels)),
+        h("td", {}, seatName(row.seat)),
+        num(row.games),
+        num(row.wins),
+        num(row.draws),
+        num(row.losses),
+        h(
+          "td",
+          { class: "num" },
+          h(
+            "span",
+            { class: "win-rate" },
+            percent(row.win_rate),
+            h(
+              "span",
+              { class: "win-rate-bar", "aria-hidden": "true" },
+              h("span", { style: `width:${Math.round((row.win_rate ?? 0) * 100)}%` }),
+            ),
+          ),
+        ),
+        num(row.best_margin),
+        h("td", {}, streak(row.streak)),
+      ),
+    ),
+  );
+  return h(
+    "div",
+    { class: "table-wrap" },
+    h(
+      "table",
+      { class: "table" },
+      header(
+        ["records.col.level"],
+        ["records.col.seat"],
+        ["records.col.games", true],
+        ["records.col.wins", true],
+        ["records.col.draws", true],
+        ["records.col.losses", true],
+        ["records.col.win_rate", true],
+        ["records.col.best_margin", true],
+        ["records.col.streak"],
+      ),
+      body,
+    ),
+  );
+}
+
+function gamesTable(games) {
+  const rows = games.map((game) => {
+    const scores = game.scores ?? [];
+    const mine = scores[game.seat];
+    const theirs = scores[1 - game.seat];
+    return h(
+      "tr",
+      {},
+      h("td", {}, when(game.finished_at)),
+      h("td", {}, ruleName(game.options ?? {}, data.options)),
+      h("td", {}, levelName(game.level, data.levels)),
+      h("td", {}, seatName(game.seat)),
+      h("td", {}, resultBadge(game.result)),
+      h("td", { class: "num" }, mine === undefined ? "—" : `${mine} – ${theirs}`),
+      h(
+        "td",
+        {},
+        h(
+          "a",
+          { class: "btn btn--small", href: `/replay/${encodeURIComponent(game.room_id)}` },
+          t("records.replay"),
+        ),
+      ),
+    );
+  });
+  return h(
+    "div",
+    { class: "table-wrap" },
+    h(
+      "table",
+      { class: "table", id: "stored-games" },
+      header(
+        ["records.col.date"],
+        ["records.col.rules"],
+        ["records.col.level"],
+        ["records.col.seat"],
+        ["records.col.result"],
+        ["records.col.score", true],
+        ["records.replay"],
+      ),
+      h("tbody", {}, rows),
+    ),
+  );
+}
+
+function render(payload) {
+  const rows = payload.rows ?? [];
+  const games = payload.games ?? [];
+  if (!rows.length && !games.length) {
+    box.replaceChildren(
+      h(
+        "div",
+        { class: "card empty-state" },
+        h("p", {}, t("records.empty")),
+        h(
+          "p",
+          { class: "btn-row" },
+          h("a", { class: "btn btn--primary", href: `/games/${data.game}` }, t("home.play")),
+        ),
+      ),
+    );
+    return;
+  }
+  const groups = new Map();
+  for (const row of rows) {
+    if (!groups.has(row.rule_key)) groups.set(row.rule_key, []);
+    groups.get(row.rule_key).push(row);
+  }
+  const sets = [...groups.values()].map((group) =>
+    h(
+      "section",
+      { class: "record-set" },
+      h("h3", { class: "record-set-title" }, ruleName(group[0].options ?? {}, data.options)),
+      ruleSetTable(group),
+    ),
+  );
+  box.replaceChildren(
+    h("section", { "aria-labelledby": "sets-heading" }, h("h2", { id: "sets-heading" }, t("nav.records")), sets),
+    h(
+      "section",
+      { "aria-labelledby": "games-heading" },
+      h("h2", { id: "games-heading" }, t("records.games")),
+      games.length ? gamesTable(games) : h("p", { class: "muted" }, t("records.no_games")),
+    ),
+  );
+}
+
+getJSON(`/api/records/${encodeURIComponent(data.game)}`)
+  .then(render)
+  .catch(() => {
+    box.replaceChildren(h("p", { class: "notice notice--error", role: "alert" }, t("records.error")));
+  });

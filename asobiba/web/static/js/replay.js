@@ -1,0 +1,153 @@
+// The replay viewer: GET /api/rooms/{id}/replay → step through the frames with the game's board
+// (first / previous / next / last, the ← → keys, a slider and autoplay).
+import { getJSON } from "./api.js";
+import { pageData, t } from "./i18n.js";
+import { levelName, ruleName } from "./rules-name.js";
+import { bindSpeed } from "./speed.js";
+
+const data = pageData();
+const meta = document.getElementById("replay-meta");
+const section = document.getElementById("replay");
+const scrub = document.getElementById("scrub");
+const position = document.getElementById("position");
+const moveText = document.getElementById("move-text");
+const autoplayButton = document.getElementById("autoplay");
+
+/** Board modules per game; a new game adds its line here. */
+const BOARDS = {
+  mancala: async () => (await import("./mancala/board.js")).MancalaBoard,
+};
+
+let frames = [];
+let index = 0;
+let board = null;
+let seat = 0;
+let timer = null;
+let game = null;
+
+function describe(frame) {
+  const last = frame?.last;
+  if (!last) return t("replay.start");
+  const who = last.seat === seat ? t("play.you") : t("play.bot", { level: levelName(game.level, game.levels) });
+  let text = t("replay.move", { who, n: last.pit + 1 });
+  if (last.capture_from) text += ` — ${t("call.capture")}`;
+  else if (last.extra_turn) text += ` — ${t("call.extra")}`;
+  return text;
+}
+
+function update() {
+  scrub.value = String(index);
+  position.textContent = t("replay.position", { i: index, n: frames.length - 1 });
+  moveText.textContent = describe(frames[index]);
+  document.getElementById("first").disabled = index === 0;
+  document.getElementById("prev").disabled = index === 0;
+  document.getElementById("next").disabled = index >= frames.length - 1;
+  document.getElementById("last").disabled = index >= frames.length - 1;
+}
+
+async function go(target, { animate = false } = {}) {
+  target = Math.max(0, Math.min(frames.length - 1, target));
+  if (board.busy) board.skip();
+  const step = target === index + 1 && animate;
+  index = target;
+  update();
+  if (step) await board.play(frames[index]);
+  else board.show(frames[index]);
+}
+
+function stopAutoplay() {
+  clearTimeout(timer);
+  timer = null;
+  autoplayButton.setAttribute("aria-pressed", "false");
+  autoplayButton.setAttribute("aria-label", t("replay.play"));
+  autoplayButton.title = t("replay.play");
+}
+
+async function tick() {
+  if (!timer) return;
+  if (index >= frames.length - 1) {
+    stopAutoplay();
+    return;
+  }
+  await go(index + 1, { animate: true });
+  if (timer) timer = setTimeout(tick, board.timing().step ? 500 : 350);
+}
+
+function toggleAutoplay() {
+  if (timer) {
+    stopAutoplay();
+    return;
+  }
+  if (index >= frames.length - 1) go(0);
+  autoplayButton.setAttribute("aria-pressed", "true");
+  autoplayButton.setAttribute("aria-label", t("replay.pause"));
+  autoplayButton.title = t("replay.pause");
+  timer = setTimeout(tick, 200);
+}
+
+async function main() {
+  let replay;
+  try {
+    replay = await getJSON(`/api/rooms/${encodeURIComponent(data.room_id)}/replay`);
+  } catch {
+    meta.textContent = t("replay.error");
+    meta.classList.add("notice", "notice--error");
+    return;
+  }
+  const load = BOARDS[replay.game];
+  if (!load || !replay.frames?.length) {
+    meta.textContent = t(load ? "replay.error" : "replay.unsupported");
+    return;
+  }
+  const info = data.games?.[replay.game] ?? { options: [], levels: [] };
+  game = { level: replay.level, levels: info.levels };
+  seat = replay.seat ?? 0;
+  frames = replay.frames;
+  const Board = await load();
+  board = new Board(document.getElementById("board"), { seat });
+  bindSpeed(document.getElementById("speed"), (speed) => board.setSpeed(speed));
+  meta.textContent = t("replay.vs", {
+    rules: ruleName(replay.options ?? frames[0].options ?? {}, info.options),
+    level: levelName(replay.level, info.levels),
+    seat: t(seat === 0 ? "seat.first" : "seat.second"),
+  });
+  document.getElementById("name-them").textContent = t("play.bot", {
+    level: levelName(replay.level, info.levels),
+  });
+  scrub.max = String(frames.length - 1);
+  section.hidden = false;
+  index = 0;
+  board.show(frames[0]);
+  update();
+
+  document.getElementById("first").addEventListener("click", () => (stopAutoplay(), go(0)));
+  document.getElementById("prev").addEventListener("click", () => (stopAutoplay(), go(index - 1)));
+  document.getElementById("next").addEventListener("click", () => {
+    stopAutoplay();
+    go(index + 1, { animate: true });
+  });
+  document.getElementById("last").addEventListener("click", () => (stopAutoplay(), go(frames.length - 1)));
+  autoplayButton.addEventListener("click", toggleAutoplay);
+  scrub.addEventListener("input", () => (stopAutoplay(), go(Number(scrub.value))));
+  document.addEventListener("keydown", (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.target.closest?.("input, select, textarea")) return;
+    if (event.key === "ArrowRight") {
+      event.preventDefault();
+      stopAutoplay();
+      go(index + 1, { animate: true });
+    } else if (event.key === "ArrowLeft") {
+      event.preventDefault();
+      stopAutoplay();
+      go(index - 1);
+    } else if (event.key === "Home") {
+      stopAutoplay();
+      go(0);
+    } else if (event.key === "End") {
+      stopAutoplay();
+      go(frames.length - 1);
+    }
+  });
+}
+
+main();

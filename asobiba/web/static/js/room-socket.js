@@ -1,0 +1,106 @@
+// The room's WebSocket: one per player, JSON text frames (docs/ARCHITECTURE.md, "HTTP and
+// WebSocket"). Keeps the message order by `seq`: a gap asks the server for a `sync`; a dropped
+// connection reconnects with backoff and starts with the server's `sync` again.
+
+/** The absolute ws:// or wss:// URL for a path the server gave (same origin). */
+export function socketURL(path) {
+  if (/^wss?:\/\//.test(path)) return path;
+  const url = new URL(path, window.location.href);
+  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+  return url.href;
+}
+
+export class RoomSocket {
+  /**
+   * @param {string} path the `ws` the server returned for the room
+   * @param {{onMessage: (msg: object) => void, onStatus?: (status: string) => void}} handlers
+   *   onMessage gets `sync`, `event` (in seq order, none missing) and `error` messages;
+   *   onStatus gets "connecting", "open", "reconnecting", "closed" and "failed".
+   */
+  constructor(path, { onMessage, onStatus = () => {} }) {
+    this.url = socketURL(path);
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.seq = null;
+    this.waitingSync = true;
+    this.attempts = 0;
+    this.closed = false;
+    this.everSynced = false;
+    this.connect();
+  }
+
+  connect() {
+    this.onStatus(this.attempts ? "reconnecting" : "connecting");
+    const ws = new WebSocket(this.url);
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      this.onStatus("open");
+      this.waitingSync = true;
+    });
+    ws.addEventListener("message", (event) => this.receive(event.data));
+    ws.addEventListener("close", (event) => {
+      if (ws !== this.ws || this.closed) return;
+      // 4xxx and 1008 are the server saying no (unknown room, no seat): do not hammer it.
+      const refused = event.code === 1008 || (event.code >= 4000 && event.code < 5000);
+      if (refused || (!this.everSynced && this.attempts >= 3)) {
+        this.onStatus("failed", event);
+        return;
+      }
+      this.attempts += 1;
+      this.onStatus("reconnecting");
+      const delay = Math.min(8000, 400 * 2 ** Math.min(this.attempts, 5));
+      this.timer = setTimeout(() => this.connect(), delay * (0.75 + Math.random() / 2));
+    });
+  }
+
+  receive(text) {
+    let msg;
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (msg.type === "sync") {
+      this.seq = msg.seq;
+      this.waitingSync = false;
+      this.everSynced = true;
+      this.attempts = 0;
+      this.onMessage(msg);
+    } else if (msg.type === "event") {
+      if (this.waitingSync || this.seq === null) return; // the coming sync covers it
+      if (msg.seq <= this.seq) return; // already seen
+      if (msg.seq !== this.seq + 1) {
+        this.requestSync();
+        return;
+      }
+      this.seq = msg.seq;
+      this.onMessage(msg);
+    } else {
+      this.onMessage(msg);
+    }
+  }
+
+  requestSync() {
+    this.waitingSync = true;
+    this.send({ type: "sync" });
+  }
+
+  send(message) {
+    if (this.ws?.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(message));
+      return true;
+    }
+    return false;
+  }
+
+  act(action) {
+    return this.send({ type: "act", action });
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.ws?.close(1000);
+    this.onStatus("closed");
+  }
+}
