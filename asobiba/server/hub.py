@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections.abc import Callable
 from typing import Any
 
+from asobiba.core.game import Game
 from asobiba.core.options import rule_key
 from asobiba.games import get_game
 from asobiba.server.rooms import BotChooser, Room
@@ -17,9 +19,15 @@ from asobiba.server.store import Store, StoredRoom
 
 
 class Hub:
-    def __init__(self, store: Store, choose: BotChooser) -> None:
+    def __init__(
+        self,
+        store: Store,
+        choose: BotChooser,
+        games: Callable[[str], Game[Any]] = get_game,
+    ) -> None:
         self.store = store
         self._choose = choose
+        self._games = games
         self._rooms: dict[str, Room] = {}
         self._loading = asyncio.Lock()
 
@@ -27,7 +35,7 @@ class Hub:
         self, game_name: str, options: dict[str, Any], seats: list[dict[str, Any]], seed: int
     ) -> Room:
         """Validate, store and start a room. Raises ``InvalidOptions`` for a bad set-up."""
-        game = get_game(game_name)
+        game = self._games(game_name)
         resolved = game.resolve_options(options)
         game.new_state(resolved, len(seats), seed)  # validates the seat count before storing
         room_id = secrets.token_hex(8)
@@ -50,7 +58,7 @@ class Hub:
             stored = await asyncio.to_thread(self.store.load_room, room_id)
             if stored is None:
                 return None
-            room = Room(stored, get_game(stored.game), self.store, self._choose)
+            room = Room(stored, self._games(stored.game), self.store, self._choose)
             self._rooms[room_id] = room
             room.schedule()
             return room
