@@ -1,0 +1,43 @@
+"""``asobiba serve`` starts the whole site from the command line (what ``make run`` does)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_serve_answers_on_the_given_port_with_the_default_sqlite_file(tmp_path: Path) -> None:
+    port = free_port()
+    env = {**os.environ, "ASOBIBA_DATA_DIR": str(tmp_path)}
+    env.pop("DATABASE_URL", None)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "asobiba.cli", "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        body = ""
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games") as response:
+                    body = response.read().decode()
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert '"mancala"' in body
+        assert (tmp_path / "asobiba.sqlite3").exists()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
