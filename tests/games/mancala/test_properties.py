@@ -30,7 +30,7 @@ ALL_OPTIONS: list[dict[str, Any]] = [
 
 options_st = st.sampled_from(ALL_OPTIONS)
 seed_st = st.integers(min_value=0, max_value=2**32 - 1)
-property_settings = settings(max_examples=100, deadline=None, database=None)
+property_settings = settings(max_examples=100, deadline=None)
 
 History = list[tuple[int, dict[str, Any]]]
 
