@@ -41,9 +41,10 @@ class OptionSpec:
 def resolve_options(specs: list[OptionSpec], options: Mapping[str, Any]) -> dict[str, Any]:
     """Check ``options`` against ``specs`` and return them with every default filled in.
 
-    Unknown keys, values outside the declared set (``True`` is not ``1``) and options given where
-    they do not apply raise ``InvalidOptions`` naming the culprit. Options that do not apply are
-    left out of the result, so one rule set has exactly one resolved form.
+    Unknown keys, values outside the declared set (``True`` is not ``1``) and options set to a
+    non-default value where they do not apply raise ``InvalidOptions`` naming the culprit. A form
+    may send every key, so a default value where the option does not apply is accepted. Options
+    that do not apply are left out of the result, so one rule set has exactly one resolved form.
     """
     if not isinstance(options, Mapping):
         raise InvalidOptions(f"options must be an object, got {type(options).__name__}")

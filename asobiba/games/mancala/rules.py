@@ -95,6 +95,7 @@ class Mancala:
     name = "mancala"
     min_seats = 2
     max_seats = 2
+
     def __init__(self) -> None:
         self.levels: list[str] = [level.id for level in LEVELS]
 
@@ -155,6 +156,8 @@ class Mancala:
         )
 
     def observe(self, state: MancalaState, seat: int | None = None) -> dict[str, Any]:
+        if seat is not None and (type(seat) is not int or seat not in (0, 1)):
+            raise IllegalAction(f"seat must be 0, 1 or None (a spectator), got {seat!r}")
         n = state.rules.pits
         b = state.board
         last = state.last
