@@ -34,8 +34,12 @@ function resultBadge(result) {
   return h("span", { class: `badge badge--${result}` }, t(`result.short.${result}`));
 }
 
-function num(value) {
-  return h("td", { class: "num" }, value ?? "—");
+/** A table cell that names its column (data-label), for the stacked layout on narrow screens. */
+function cell(key, content, { numeric = false, head = false, wide = false } = {}) {
+  const classes = [numeric ? "num" : "", wide ? "cell--wide" : ""].join(" ").trim();
+  const attrs = { class: classes || null, "data-label": t(key) };
+  if (head) attrs.scope = "row";
+  return h(head ? "th" : "td", attrs, content ?? "—");
 }
 
 function header(...keys) {
@@ -62,15 +66,14 @@ function ruleSetTable(rows) {
       h(
         "tr",
         {},
-        h("th", { scope: "row" }, levelName(row.level, data.levels)),
-        h("td", {}, seatName(row.seat)),
-        num(row.games),
-        num(row.wins),
-        num(row.draws),
-        num(row.losses),
-        h(
-          "td",
-          { class: "num" },
+        cell("records.col.level", levelName(row.level, data.levels), { head: true }),
+        cell("records.col.seat", seatName(row.seat)),
+        cell("records.col.games", row.games, { numeric: true }),
+        cell("records.col.wins", row.wins, { numeric: true }),
+        cell("records.col.draws", row.draws, { numeric: true }),
+        cell("records.col.losses", row.losses, { numeric: true }),
+        cell(
+          "records.col.win_rate",
           h(
             "span",
             { class: "win-rate" },
@@ -81,9 +84,10 @@ function ruleSetTable(rows) {
               h("span", { style: `width:${Math.round((row.win_rate ?? 0) * 100)}%` }),
             ),
           ),
+          { numeric: true },
         ),
-        num(row.best_margin),
-        h("td", {}, streak(row.streak)),
+        cell("records.col.best_margin", row.best_margin, { numeric: true }),
+        cell("records.col.streak", streak(row.streak)),
       ),
     ),
   );
@@ -92,7 +96,7 @@ function ruleSetTable(rows) {
     { class: "table-wrap" },
     h(
       "table",
-      { class: "table" },
+      { class: "table table--stack" },
       header(
         ["records.col.level"],
         ["records.col.seat"],
@@ -117,15 +121,14 @@ function gamesTable(games) {
     return h(
       "tr",
       {},
-      h("td", {}, when(game.finished_at)),
-      h("td", {}, ruleName(game.options ?? {}, data.options)),
-      h("td", {}, levelName(game.level, data.levels)),
-      h("td", {}, seatName(game.seat)),
-      h("td", {}, resultBadge(game.result)),
-      h("td", { class: "num" }, mine === undefined ? "—" : `${mine} – ${theirs}`),
-      h(
-        "td",
-        {},
+      cell("records.col.date", when(game.finished_at), { wide: true }),
+      cell("records.col.rules", ruleName(game.options ?? {}, data.options), { wide: true }),
+      cell("records.col.level", levelName(game.level, data.levels)),
+      cell("records.col.seat", seatName(game.seat)),
+      cell("records.col.result", resultBadge(game.result)),
+      cell("records.col.score", mine === undefined ? "—" : `${mine} – ${theirs}`, { numeric: true }),
+      cell(
+        "records.replay",
         h(
           "a",
           { class: "btn btn--small", href: `/replay/${encodeURIComponent(game.room_id)}` },
@@ -139,7 +142,7 @@ function gamesTable(games) {
     { class: "table-wrap" },
     h(
       "table",
-      { class: "table", id: "stored-games" },
+      { class: "table table--stack", id: "stored-games" },
       header(
         ["records.col.date"],
         ["records.col.rules"],

@@ -45,14 +45,28 @@ function update() {
   document.getElementById("last").disabled = index >= frames.length - 1;
 }
 
-async function go(target, { animate = false } = {}) {
-  target = Math.max(0, Math.min(frames.length - 1, target));
+let navigation = Promise.resolve();
+let waiting = 0;
+
+/**
+ * Move to a frame: `target` is a number or a function of the current index (evaluated when this
+ * step's turn comes, so quick key presses add up). Steps run one after another; a step forward
+ * animates unless more steps are already waiting.
+ */
+function go(target, { animate = false } = {}) {
+  waiting += 1;
   if (board.busy) board.skip();
-  const step = target === index + 1 && animate;
-  index = target;
-  update();
-  if (step) await board.play(frames[index]);
-  else board.show(frames[index]);
+  navigation = navigation.then(async () => {
+    waiting -= 1;
+    const wanted = typeof target === "function" ? target() : target;
+    const next = Math.max(0, Math.min(frames.length - 1, wanted));
+    const step = animate && next === index + 1;
+    index = next;
+    update();
+    if (step) await board.play(frames[index], { fast: waiting > 0 });
+    else board.show(frames[index]);
+  });
+  return navigation;
 }
 
 function stopAutoplay() {
@@ -69,7 +83,7 @@ async function tick() {
     stopAutoplay();
     return;
   }
-  await go(index + 1, { animate: true });
+  await go(() => index + 1, { animate: true });
   if (timer) timer = setTimeout(tick, board.timing().step ? 500 : 350);
 }
 
@@ -120,26 +134,38 @@ async function main() {
   board.show(frames[0]);
   update();
 
-  document.getElementById("first").addEventListener("click", () => (stopAutoplay(), go(0)));
-  document.getElementById("prev").addEventListener("click", () => (stopAutoplay(), go(index - 1)));
+  document.getElementById("first").addEventListener("click", () => {
+    stopAutoplay();
+    go(0);
+  });
+  document.getElementById("prev").addEventListener("click", () => {
+    stopAutoplay();
+    go(() => index - 1);
+  });
   document.getElementById("next").addEventListener("click", () => {
     stopAutoplay();
-    go(index + 1, { animate: true });
+    go(() => index + 1, { animate: true });
   });
-  document.getElementById("last").addEventListener("click", () => (stopAutoplay(), go(frames.length - 1)));
+  document.getElementById("last").addEventListener("click", () => {
+    stopAutoplay();
+    go(() => frames.length - 1);
+  });
   autoplayButton.addEventListener("click", toggleAutoplay);
-  scrub.addEventListener("input", () => (stopAutoplay(), go(Number(scrub.value))));
+  scrub.addEventListener("input", () => {
+    stopAutoplay();
+    go(Number(scrub.value));
+  });
   document.addEventListener("keydown", (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     if (event.target.closest?.("input, select, textarea")) return;
     if (event.key === "ArrowRight") {
       event.preventDefault();
       stopAutoplay();
-      go(index + 1, { animate: true });
+      go(() => index + 1, { animate: true });
     } else if (event.key === "ArrowLeft") {
       event.preventDefault();
       stopAutoplay();
-      go(index - 1);
+      go(() => index - 1);
     } else if (event.key === "Home") {
       stopAutoplay();
       go(0);

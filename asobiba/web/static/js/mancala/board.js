@@ -64,6 +64,9 @@ export class MancalaBoard {
     this.skipping = false;
     this.wakers = new Set();
     this.obs = null;
+    this.legalNow = [];
+    this.gen = 0;
+    this.current = null;
     this.build();
   }
 
@@ -487,6 +490,9 @@ export class MancalaBoard {
 
   /** Draw `obs` at once (no animation): counts, last-move marks, the legal pits. */
   show(obs, { legal = [] } = {}) {
+    this.gen += 1;
+    if (this.busy) this.skip();
+    this.legalNow = legal;
     const pits = obs.pits[0].length;
     if (pits !== this.n) {
       this.n = pits;
@@ -576,7 +582,21 @@ export class MancalaBoard {
    * Animate the move that led to `obs` (its `last`), starting from what the board shows now, then
    * settle on `obs` exactly. Resolves when done; `skip()` hurries it.
    */
-  async play(obs, { legal = [], fast = false } = {}) {
+  async play(obs, options = {}) {
+    while (this.current) {
+      this.skip();
+      await this.current;
+    }
+    const run = this.animate(obs, options);
+    this.current = run;
+    try {
+      await run;
+    } finally {
+      if (this.current === run) this.current = null;
+    }
+  }
+
+  async animate(obs, { legal = [], fast = false }) {
     const last = obs.last;
     const { step, fly } = fast ? SPEEDS.instant : this.timing();
     if (!last || !this.obs || step === 0 || obs.pits[0].length !== this.n) {
@@ -584,6 +604,11 @@ export class MancalaBoard {
       this.sayCalls(last);
       return;
     }
+    this.gen += 1;
+    const gen = this.gen;
+    const stale = () => gen !== this.gen;
+    this.obs = obs;
+    this.legalNow = legal;
     this.busy = true;
     this.skipping = false;
     this.root.classList.add("is-animating");
@@ -609,6 +634,7 @@ export class MancalaBoard {
       await this.wait(step);
       let lastKey = source;
       for (const [side, pos] of last.path) {
+        if (stale()) return;
         const key = pos === this.n ? storeKey(side) : pitKey(side, pos);
         const id = hand.shift();
         if (id === undefined) break;
@@ -618,11 +644,13 @@ export class MancalaBoard {
         if (hand.length) hover(key);
         await this.wait(step);
       }
+      if (stale()) return;
       if (last.captured > 0 && lastKey[0] === "p") {
         if (last.capture_from) {
           this.callout(t("call.capture"), "capture");
           this.announce(`${t("call.capture")} ${t("call.captured", { n: last.captured })}`);
           await this.wait(step * 2);
+          if (stale()) return;
           const [cs, ci] = last.capture_from;
           for (const key of [pitKey(cs, ci), lastKey]) {
             const ids = (this.locs.get(key) ?? []).splice(0);
@@ -640,17 +668,18 @@ export class MancalaBoard {
         this.updateCount(storeKey(mover));
         await this.wait(step * 2);
       }
+      if (stale()) return;
       if (last.extra_turn) this.callout(t("call.extra"), "extra");
       this.reconcile(obs, this.skipping ? 0 : fly * 2);
       if (!this.skipping && obs.outcome) await this.wait(step * 2);
     } finally {
+      // Settle on the newest state asked for: this move's, or a later show() that cut it short.
       this.busy = false;
       this.skipping = false;
       this.root.classList.remove("is-animating");
-      this.obs = obs;
-      this.reconcile(obs, 0);
-      this.markLast(obs.last);
-      this.setLegal(legal);
+      this.reconcile(this.obs, 0);
+      this.markLast(this.obs.last);
+      this.setLegal(this.legalNow);
     }
   }
 
