@@ -81,7 +81,7 @@ export class MancalaBoard {
   }
 
   stoneRadius() {
-    return Math.max(9, Math.min(13, this.pitRadius() * 0.24));
+    return Math.max(9, Math.min(14.5, this.pitRadius() * 0.27));
   }
 
   /** Centre of pit `i` of `side`, as the viewer sees the board. */
@@ -109,13 +109,15 @@ export class MancalaBoard {
     if (key[0] === "p") {
       const [side, i] = key.slice(1).split(".").map(Number);
       const c = this.pitCentre(side, i);
-      const perLayer = 13;
+      // A golden-angle spiral, spaced about one stone radius; further stones pile on top.
+      const room = this.pitRadius() - sr - 2;
+      const spacing = sr * 0.98;
+      const perLayer = Math.max(5, Math.round((room / spacing) ** 2 + 0.5));
       const layer = Math.floor(k / perLayer);
       const j = k % perLayer;
-      const spacing = (this.pitRadius() - sr - 3) / Math.sqrt(perLayer - 0.5);
-      const r = spacing * Math.sqrt(j + 0.5) * (layer ? 0.8 : 1);
-      const a = j * 2.39996 + layer * 1.1 + (side === this.seat ? 0.3 : 2.1);
-      return { x: c.x + r * Math.cos(a) + jx, y: c.y + r * Math.sin(a) + jy - layer * 3 };
+      const r = Math.min(room, spacing * Math.sqrt(j + 0.5)) * (layer ? 0.72 : 1);
+      const a = j * 2.39996 + layer * 1.3 + (side === this.seat ? 0.3 : 2.1);
+      return { x: c.x + r * Math.cos(a) + jx, y: c.y + r * Math.sin(a) + jy - layer * 4 };
     }
     const side = Number(key.slice(1));
     const c = this.storeCentre(side);

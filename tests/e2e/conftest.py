@@ -1,0 +1,138 @@
+"""End-to-end fixtures: the real site in a subprocess on a free port (its own SQLite file) and
+Debian's Chromium driven by Playwright.
+
+Without /usr/bin/chromium the e2e tests skip, except under CI=true, where that is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.e2e)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a freshly started site (``asobiba serve``) with an empty database."""
+    data = tmp_path_factory.mktemp("site")
+    port = _free_port()
+    env = {**os.environ, "ASOBIBA_DATA_DIR": str(data), "SECRET_KEY": "e2e-secret"}
+    env.pop("DATABASE_URL", None)
+    log = (data / "server.log").open("w")
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "asobiba.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--database-url",
+            f"sqlite:///{data / 'e2e.sqlite3'}",
+        ],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(300):
+            if server.poll() is not None:
+                pytest.fail(f"the server exited: {(data / 'server.log').read_text()}")
+            try:
+                with urllib.request.urlopen(f"{base}/api/games", timeout=2):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            pytest.fail("the server did not answer within 30 s")
+        yield base
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{CHROMIUM} is missing; CI must run the browser tests")
+        pytest.skip(f"{CHROMIUM} is not installed")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+class PageErrors(list[str]):
+    """Uncaught exceptions and console errors of a page, checked at the end of each test."""
+
+
+@pytest.fixture
+def new_page(browser: Any, site: str) -> Iterator[Any]:
+    """``new_page(lang="ja", width=1280)``: a page in a fresh browser context (a new guest)."""
+    contexts: list[Any] = []
+    errors = PageErrors()
+
+    def make(lang: str = "ja", width: int = 1280, height: int = 900, **options: Any) -> Any:
+        context = browser.new_context(
+            viewport={"width": width, "height": height},
+            base_url=site,
+            locale="ja-JP" if lang == "ja" else "en-US",
+            **options,
+        )
+        context.add_cookies([{"name": "lang", "value": lang, "url": site}])
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        page.on("pageerror", lambda error: errors.append(f"pageerror: {error}"))
+        page.on(
+            "console",
+            lambda message: (
+                errors.append(f"console: {message.text}") if message.type == "error" else None
+            ),
+        )
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+    assert not errors, errors
