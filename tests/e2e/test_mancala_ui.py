@@ -209,3 +209,109 @@ def test_settings_are_remembered_and_a_reload_resumes_the_game(new_page: Any) ->
     page.click("#new-game")
     page.wait_for_selector("#play[data-state=setup]")
     assert page.is_checked("input[name=seeds][value='5']")
+
+
+RECORD_SOCKETS = """
+window.__sockets = [];
+const NativeWebSocket = window.WebSocket;
+window.WebSocket = class extends NativeWebSocket {
+  constructor(...args) {
+    super(...args);
+    window.__sockets.push(this);
+  }
+};
+"""
+
+
+def test_a_dropped_socket_reconnects_and_server_errors_are_shown(new_page: Any) -> None:
+    page = new_page(lang="ja")
+    page.add_init_script(RECORD_SOCKETS)
+    start(page)
+    page.wait_for_function(YOUR_MOVE_OR_OVER)
+    page.keyboard.press("1")
+    page.wait_for_function(YOUR_MOVE_OR_OVER)
+    before = counts(page)
+    page.evaluate("window.__sockets.at(-1).close()")
+    page.wait_for_function("window.__sockets.length === 2 && window.__sockets[1].readyState === 1")
+    page.wait_for_function(YOUR_MOVE_OR_OVER)
+    assert counts(page) == before
+    # An illegal action sent past the UI: the server's error appears as a toast.
+    page.evaluate(
+        """window.__sockets.at(-1).send(JSON.stringify({type: "act", action: {pit: 9}}))"""
+    )
+    page.wait_for_selector(".toast--error")
+    assert page.text_content(".toast--error p") == JA["error.illegal_action"]
+    play_to_the_end(page)
+
+
+def test_reduced_motion_shows_moves_without_animation(new_page: Any) -> None:
+    page = new_page(lang="en", reduced_motion="reduce")
+    page.goto("/games/mancala?speed=slow")
+    page.check("input[name=level][value=beginner]")
+    page.check("input[name=order][value=first]")
+    page.check("input[name=variant][value=kalah]")
+    page.check("input[name=seeds][value='4']")
+    page.click("#start")
+    page.wait_for_function(YOUR_MOVE_OR_OVER)
+    page.evaluate("""() => {
+      window.__animated = false;
+      new MutationObserver(() => {
+        if (document.querySelector('.is-animating')) window.__animated = true;
+      }).observe(document.getElementById('board'), {attributes: true});
+    }""")
+    page.keyboard.press("3")
+    page.wait_for_selector(".mb-callout--extra")
+    page.wait_for_function(YOUR_MOVE_OR_OVER, timeout=1500)
+    assert counts(page)[:7] == [4, 4, 0, 5, 5, 5, 1]
+    assert page.evaluate("window.__animated") is False
+
+
+def test_room_socket_keeps_seq_order_and_asks_for_sync_on_a_gap(new_page: Any) -> None:
+    page = new_page(lang="en")
+    page.goto("/")
+    result = page.evaluate("""async () => {
+      const sent = [];
+      let fake = null;
+      window.WebSocket = class {
+        static OPEN = 1;
+        constructor() { fake = this; this.readyState = 1; this.listeners = {};
+                        setTimeout(() => this.emit("open", {}), 0); }
+        addEventListener(type, f) { (this.listeners[type] ??= []).push(f); }
+        emit(type, event) { (this.listeners[type] ?? []).forEach((f) => f(event)); }
+        send(text) { sent.push(JSON.parse(text)); }
+        close() {}
+      };
+      const { RoomSocket, socketURL } = await import("/static/js/room-socket.js");
+      const got = [];
+      new RoomSocket("/ws/rooms/x", { onMessage: (m) => got.push(`${m.type}${m.seq ?? ""}`) });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const say = (m) => fake.emit("message", { data: JSON.stringify(m) });
+      say({ type: "event", seq: 1 });
+      say({ type: "sync", seq: 3 });
+      say({ type: "event", seq: 4 });
+      say({ type: "event", seq: 4 });
+      say({ type: "event", seq: 6 });
+      say({ type: "event", seq: 7 });
+      say({ type: "sync", seq: 7 });
+      say({ type: "event", seq: 8 });
+      say({ type: "error", code: "not_your_turn" });
+      return { got, sent, url: socketURL("/ws/rooms/x") };
+    }""")
+    assert result["got"] == ["sync3", "event4", "sync7", "event8", "error"]
+    assert result["sent"] == [{"type": "sync"}]
+    assert result["url"].startswith("ws://127.0.0.1:") and result["url"].endswith("/ws/rooms/x")
+
+
+def test_pages_have_one_h1_and_named_controls(new_page: Any) -> None:
+    page = new_page(lang="ja", width=375)
+    for path in ("/", "/games/mancala", "/games/mancala/rules", "/records/mancala"):
+        page.goto(path)
+        page.wait_for_load_state("networkidle")
+        assert page.locator("h1").count() == 1, path
+        unnamed = page.evaluate("""() => [...document.querySelectorAll('a, button, input, select')]
+          .filter((el) => el.offsetParent !== null || el.type === 'radio')
+          .filter((el) => !(el.getAttribute('aria-label') || el.textContent.trim() ||
+                            el.closest('label') || el.labels?.length))
+          .map((el) => el.outerHTML.slice(0, 80))""")
+        assert unnamed == [], (path, unnamed)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375, path
