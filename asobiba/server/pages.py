@@ -175,6 +175,8 @@ def play(request: Request, game: str) -> Response:
         return _render(request, "coming.html", "play", game=game)
     if game not in game_names():
         return not_found_page(request)
+    if not (TEMPLATES_DIR / f"play_{game}.html").is_file():
+        return _render(request, "coming.html", "play", game=game)
     return _render(
         request,
         f"play_{game}.html",

@@ -199,7 +199,7 @@ function leaveRoom() {
   }
 }
 
-function status(kind) {
+function status(kind, event) {
   if (kind === "reconnecting") setTurn("wait", t("play.reconnecting"));
   else if (kind === "failed") {
     const hadGame = obs !== null;
@@ -208,7 +208,8 @@ function status(kind) {
       showState("setup");
       preview();
     }
-    toast(t("error.network"), { kind: "error" });
+    // A 4xxx close follows the server's own error message, already shown.
+    if (!(event?.code >= 4000 && event.code < 5000)) toast(t("error.network"), { kind: "error" });
   }
 }
 
