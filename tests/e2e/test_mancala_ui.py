@@ -133,7 +133,7 @@ def test_kalah_against_the_beginner_in_japanese(new_page: Any) -> None:
 
 
 def test_kalah_against_the_beginner_in_english_moving_second(new_page: Any) -> None:
-    page = new_page(lang="en")
+    page = new_page(lang="en", timezone_id="Asia/Tokyo")
     start(page, order="second")
     assert page.locator("html").get_attribute("lang") == "en"
     assert page.text_content("#rule-chip") == (
@@ -151,6 +151,10 @@ def test_kalah_against_the_beginner_in_english_moving_second(new_page: Any) -> N
     page.wait_for_selector("#stored-games")
     assert page.locator(".record-set tbody tr th").first.text_content() == BEGINNER["en"]
     assert page.locator(".record-set tbody tr td").first.text_content() == "Second"
+    # Finished moments ago, shown in the browser's own time zone.
+    recent = page.evaluate("""() => [0, 60, 120].map((ago) => new Intl.DateTimeFormat("en",
+      {dateStyle: "medium", timeStyle: "short"}).format(new Date(Date.now() - ago * 1000)))""")
+    assert page.locator("#stored-games tbody tr td").first.text_content() in recent
     page.locator("#stored-games tbody tr a").first.click()
     page.wait_for_selector("#replay:not([hidden])")
     assert "You played Second" in page.text_content("#replay-meta")

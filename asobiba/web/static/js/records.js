@@ -20,7 +20,9 @@ function percent(rate) {
 
 function when(value) {
   if (value === null || value === undefined) return "";
-  const date = typeof value === "number" ? new Date(value * 1000) : new Date(value);
+  // The server keeps UTC; a timestamp without an offset (SQLite drops it) is read as UTC too.
+  const text = typeof value === "string" && /T[\d:.]+$/.test(value) ? `${value}Z` : value;
+  const date = typeof value === "number" ? new Date(value * 1000) : new Date(text);
   if (Number.isNaN(date.getTime())) return String(value);
   return new Intl.DateTimeFormat(LANG, { dateStyle: "medium", timeStyle: "short" }).format(date);
 }
