@@ -209,8 +209,8 @@ def test_settings_are_remembered_and_a_reload_resumes_the_game(new_page: Any) ->
     page.wait_for_selector("#play[data-state=playing]")
     page.wait_for_function(YOUR_MOVE_OR_OVER)
     assert counts(page) == before, "the socket's sync restores the same position"
-    page.once("dialog", lambda dialog: dialog.accept())
     page.click("#new-game")
+    page.click(".dialog--confirm [data-confirm]")
     page.wait_for_selector("#play[data-state=setup]")
     assert page.is_checked("input[name=seeds][value='5']")
 

@@ -13,10 +13,13 @@ async function request(method, url, body) {
   try {
     response = await fetch(url, {
       method,
-      headers: body === undefined ? { Accept: "application/json" } : {
-        Accept: "application/json",
-        "Content-Type": "application/json",
-      },
+      headers:
+        body === undefined
+          ? { Accept: "application/json" }
+          : {
+              Accept: "application/json",
+              "Content-Type": "application/json",
+            },
       body: body === undefined ? undefined : JSON.stringify(body),
       credentials: "same-origin",
     });

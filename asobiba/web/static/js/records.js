@@ -51,15 +51,16 @@ function header(...keys) {
     h(
       "tr",
       {},
-      keys.map(([key, numeric]) => h("th", { scope: "col", class: numeric ? "num" : null }, t(key))),
+      keys.map(([key, numeric]) =>
+        h("th", { scope: "col", class: numeric ? "num" : null }, t(key)),
+      ),
     ),
   );
 }
 
 function ruleSetTable(rows) {
   rows.sort(
-    (a, b) =>
-      (levelOrder.get(a.level) ?? 99) - (levelOrder.get(b.level) ?? 99) || a.seat - b.seat,
+    (a, b) => (levelOrder.get(a.level) ?? 99) - (levelOrder.get(b.level) ?? 99) || a.seat - b.seat,
   );
   const body = h(
     "tbody",
@@ -128,7 +129,9 @@ function gamesTable(games) {
       cell("records.col.level", levelName(game.level, data.levels)),
       cell("records.col.seat", seatName(game.seat)),
       cell("records.col.result", resultBadge(game.result)),
-      cell("records.col.score", mine === undefined ? "—" : `${mine} – ${theirs}`, { numeric: true }),
+      cell("records.col.score", mine === undefined ? "—" : `${mine} – ${theirs}`, {
+        numeric: true,
+      }),
       cell(
         "records.replay",
         h(
@@ -191,7 +194,12 @@ function render(payload) {
     ),
   );
   box.replaceChildren(
-    h("section", { "aria-labelledby": "sets-heading" }, h("h2", { id: "sets-heading" }, t("nav.records")), sets),
+    h(
+      "section",
+      { "aria-labelledby": "sets-heading" },
+      h("h2", { id: "sets-heading" }, t("nav.records")),
+      sets,
+    ),
     h(
       "section",
       { "aria-labelledby": "games-heading" },
@@ -204,5 +212,7 @@ function render(payload) {
 getJSON(`/api/records/${encodeURIComponent(data.game)}`)
   .then(render)
   .catch(() => {
-    box.replaceChildren(h("p", { class: "notice notice--error", role: "alert" }, t("records.error")));
+    box.replaceChildren(
+      h("p", { class: "notice notice--error", role: "alert" }, t("records.error")),
+    );
   });

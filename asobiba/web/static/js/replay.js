@@ -28,7 +28,10 @@ let game = null;
 function describe(frame) {
   const last = frame?.last;
   if (!last) return t("replay.start");
-  const who = last.seat === seat ? t("play.you") : t("play.bot", { level: levelName(game.level, game.levels) });
+  const who =
+    last.seat === seat
+      ? t("play.you")
+      : t("play.bot", { level: levelName(game.level, game.levels) });
   let text = t("replay.move", { who, n: last.pit + 1 });
   if (last.capture_from) text += ` — ${t("call.capture")}`;
   else if (last.extra_turn) text += ` — ${t("call.extra")}`;

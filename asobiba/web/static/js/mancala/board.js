@@ -237,6 +237,9 @@ export class MancalaBoard {
     this.hitNodes = new Map();
     const r = this.pitRadius();
     const pct = (v, total) => `${(v / total) * 100}%`;
+    // A hit area's CSS box, in percent of the board, from a rectangle in SVG units.
+    const box = (x, y, w, h) =>
+      `left:${pct(x, W)};top:${pct(y, H)};width:${pct(w, W)};height:${pct(h, H)}`;
     for (const side of [0, 1]) {
       for (let i = 0; i < this.n; i++) {
         const c = this.pitCentre(side, i);
@@ -255,7 +258,7 @@ export class MancalaBoard {
         const cw = this.colWidth();
         const top = c.bottom ? (ROW_Y.top + ROW_Y.bottom) / 2 : 20;
         const bottom = c.bottom ? H - 20 : (ROW_Y.top + ROW_Y.bottom) / 2;
-        const style = `left:${pct(c.x - cw / 2, W)};top:${pct(top, H)};width:${pct(cw, W)};height:${pct(bottom - top, H)}`;
+        const style = box(c.x - cw / 2, top, cw, bottom - top);
         let hit;
         if (c.bottom) {
           hit = h("button", {
@@ -308,7 +311,7 @@ export class MancalaBoard {
       const hit = h("div", {
         class: "mb-hit mb-hit--store",
         role: "img",
-        style: `left:${pct(s.x - STORE.w / 2, W)};top:${pct(STORE.top, H)};width:${pct(STORE.w, W)};height:${pct(STORE.bottom - STORE.top, H)}`,
+        style: box(s.x - STORE.w / 2, STORE.top, STORE.w, STORE.bottom - STORE.top),
       });
       this.hits.append(hit);
       this.hitNodes.set(key, hit);
@@ -342,7 +345,13 @@ export class MancalaBoard {
     const el = svg(
       "g",
       { class: "mb-stone" },
-      svg("ellipse", { cx: 1.5, cy: sr * 0.55, rx: sr * 0.95, ry: sr * 0.55, class: "mb-stone-shadow" }),
+      svg("ellipse", {
+        cx: 1.5,
+        cy: sr * 0.55,
+        rx: sr * 0.95,
+        ry: sr * 0.55,
+        class: "mb-stone-shadow",
+      }),
       svg("circle", { r: sr, fill: `url(#mb-stone-${colour})`, class: "mb-stone-body" }),
       svg("ellipse", {
         cx: -sr * 0.32,
@@ -623,12 +632,20 @@ export class MancalaBoard {
       this.updateCount(source);
       this.pitNodes.get(source)?.classList.add("is-last-from");
       const hover = (key) => {
-        const base = key[0] === "s" ? this.storeCentre(Number(key[1])) : this.pitCentre(Number(key[1]), Number(key.slice(3)));
+        const base =
+          key[0] === "s"
+            ? this.storeCentre(Number(key[1]))
+            : this.pitCentre(Number(key[1]), Number(key.slice(3)));
         hand.forEach((id, k) => {
           const stone = this.stones.get(id);
           const a = k * 2.39996;
           const r = 7 * Math.sqrt(k);
-          this.place(stone, { x: base.x + r * Math.cos(a), y: base.y - 34 + r * Math.sin(a) * 0.6 }, fly, { lift: true });
+          this.place(
+            stone,
+            { x: base.x + r * Math.cos(a), y: base.y - 34 + r * Math.sin(a) * 0.6 },
+            fly,
+            { lift: true },
+          );
         });
       };
       for (const id of hand) this.raise(this.stones.get(id));

@@ -3,6 +3,7 @@
 // Messages are queued and handled one at a time, so the bot's reply (which arrives right after
 // the player's move) animates after it. See docs/ARCHITECTURE.md for the contract.
 import { ApiError, postJSON } from "../api.js";
+import { confirmDialog } from "../dialog.js";
 import { pageData, t } from "../i18n.js";
 import { RoomSocket } from "../room-socket.js";
 import { levelName, ruleName, valueKey } from "../rules-name.js";
@@ -155,7 +156,8 @@ async function start(settings) {
     lastSettings = settings;
     enterRoom({ ...created, settings });
   } catch (error) {
-    const message = error instanceof ApiError && error.code === "network" ? t("error.network") : error.message;
+    const message =
+      error instanceof ApiError && error.code === "network" ? t("error.network") : error.message;
     toast(t("error.start", { message }), { kind: "error" });
   } finally {
     startButton.disabled = false;
@@ -243,7 +245,6 @@ async function handle(msg) {
   } else if (msg.type === "event") {
     obs = msg.obs;
     legal = msg.legal ?? [];
-    setTurn(turnKind(), turnLabel());
     await board.play(obs, { legal, fast: hurry });
     afterUpdate();
   } else if (msg.type === "error") {
@@ -265,9 +266,11 @@ function turnKind() {
 }
 
 function turnLabel() {
-  return { you: t("play.turn.you"), them: t("play.turn.opponent"), over: t("play.turn.over") }[
-    turnKind()
-  ] ?? t("play.connecting");
+  return (
+    { you: t("play.turn.you"), them: t("play.turn.opponent"), over: t("play.turn.over") }[
+      turnKind()
+    ] ?? t("play.connecting")
+  );
 }
 
 function afterUpdate() {
@@ -337,6 +340,12 @@ function showResult(outcome) {
   }, 250);
 }
 
+const SPARKLES = `<g class="result-sparkles">
+  <path d="M-48 -30 l4 -10 l4 10 l10 4 l-10 4 l-4 10 l-4 -10 l-10 -4z"/>
+  <path d="M44 -36 l3 -7 l3 7 l7 3 l-7 3 l-3 7 l-3 -7 l-7 -3z"/>
+  <path d="M40 26 l2 -5 l2 5 l5 2 l-5 2 l-2 5 l-2 -5 l-5 -2z"/>
+</g>`;
+
 function resultArt(result) {
   const faces = {
     win: "M-14 6 q14 14 28 0",
@@ -352,7 +361,7 @@ function resultArt(result) {
     <circle cx="-13" cy="-8" r="4.5" class="result-face-eye"/>
     <circle cx="13" cy="-8" r="4.5" class="result-face-eye"/>
     <path d="${faces[result]}" class="result-face-mouth"/>
-    ${result === "win" ? '<g class="result-sparkles"><path d="M-48 -30 l4 -10 l4 10 l10 4 l-10 4 l-4 10 l-4 -10 l-10 -4z"/><path d="M44 -36 l3 -7 l3 7 l7 3 l-7 3 l-3 7 l-3 -7 l-7 -3z"/><path d="M40 26 l2 -5 l2 5 l5 2 l-5 2 l-2 5 l-2 -5 l-5 -2z"/></g>' : ""}`;
+    ${result === "win" ? SPARKLES : ""}`;
   return node;
 }
 
@@ -371,8 +380,14 @@ document.getElementById("change").addEventListener("click", () => {
 
 document.getElementById("close-result").addEventListener("click", () => dialog.close());
 
-document.getElementById("new-game").addEventListener("click", () => {
-  if (obs && !obs.outcome && !window.confirm(t("play.abandon_confirm"))) return;
+document.getElementById("new-game").addEventListener("click", async () => {
+  if (obs && !obs.outcome) {
+    const leave = await confirmDialog(t("play.abandon_confirm"), {
+      yes: t("play.abandon_yes"),
+      no: t("play.abandon_no"),
+    });
+    if (!leave) return;
+  }
   leaveRoom();
   showState("setup");
   preview();
