@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from importlib import resources
 from typing import Any, ClassVar
 
@@ -16,11 +16,27 @@ from sqlalchemy import (
     Index,
     Integer,
     String,
+    TypeDecorator,
     create_engine,
     event,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timezone-aware UTC datetime on every back end (SQLite drops the offset on its own)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
+        return value.astimezone(UTC) if value is not None else None
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
 class Base(DeclarativeBase):
@@ -32,7 +48,7 @@ class Player(Base):
 
     __tablename__ = "players"
     id: Mapped[str] = mapped_column(String(36), primary_key=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
 
 class RoomRow(Base):
@@ -47,8 +63,8 @@ class RoomRow(Base):
     seed: Mapped[int] = mapped_column(Integer)
     seats: Mapped[list[Any]]
     """One entry per seat: ``{"player": id}`` for a person, ``{"bot": level}`` for a bot."""
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     outcome: Mapped[dict[str, Any] | None]
 
 
@@ -84,7 +100,7 @@ class Result(Base):
     opponent_score: Mapped[int] = mapped_column(Integer)
     margin: Mapped[int] = mapped_column(Integer)
     """Signed from the player's side: positive for a win."""
-    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
 
 def make_engine(url: str) -> Engine:

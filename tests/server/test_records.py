@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from fastapi.testclient import TestClient
 
 from asobiba.server.db import Result
 from asobiba.server.records import game_list, summarize
@@ -62,3 +66,17 @@ def test_game_list_is_newest_first() -> None:
     listed = game_list([result(1, "win", 2), result(2, "loss", -2)])
     assert [g["room_id"] for g in listed] == ["r2", "r1"]
     assert listed[0]["result"] == "loss"
+
+
+def test_stored_times_come_back_in_utc_on_sqlite(
+    client: TestClient, start: Callable[..., dict[str, Any]]
+) -> None:
+    room = start(client, options={"seeds": 3, "pits": 3})
+    with client.websocket_connect(room["ws"]) as ws:
+        message = ws.receive_json()
+        while message["obs"]["outcome"] is None:
+            if message["legal"]:
+                ws.send_json({"type": "act", "action": message["legal"][0]})
+            message = ws.receive_json()
+    [listed] = client.get("/api/records/mancala").json()["games"]
+    assert datetime.fromisoformat(listed["finished_at"]).utcoffset() == timedelta(0)
