@@ -20,9 +20,8 @@ function percent(rate) {
 
 function when(value) {
   if (value === null || value === undefined) return "";
-  // The server keeps UTC; a timestamp without an offset (SQLite drops it) is read as UTC too.
-  const text = typeof value === "string" && /T[\d:.]+$/.test(value) ? `${value}Z` : value;
-  const date = typeof value === "number" ? new Date(value * 1000) : new Date(text);
+  // The server sends ISO 8601 with a UTC offset.
+  const date = new Date(value);
   if (Number.isNaN(date.getTime())) return String(value);
   return new Intl.DateTimeFormat(LANG, { dateStyle: "medium", timeStyle: "short" }).format(date);
 }
