@@ -20,7 +20,7 @@ from asobiba.core.bots import Bot
 from asobiba.core.errors import InvalidOptions
 from asobiba.games.mancala.board import Rules, finish, sow
 from asobiba.games.mancala.data import LEVEL_BY_ID, Level
-from asobiba.games.mancala.search import SCALE, Search
+from asobiba.games.mancala.search import SCALE, Result, Search
 
 
 def make_bot(
@@ -144,13 +144,17 @@ class SearchBot(_MancalaBot):
     def __init__(self, level: Level, seed: int, clock: Callable[[], float]) -> None:
         super().__init__(level, seed)
         self._clock = clock
+        self.last: Result | None = None
+        """The last best-move search (depth, nodes, exactness), for benchmarks and logs."""
 
     def _pit(self, rules: Rules, board: list[int], player: int, rng: random.Random) -> int:
         level = self.level
         search = Search(
             rules, nodes=level.nodes, time=level.time, clock=self._clock if level.time else None
         )
+        self.last = None
         if level.blunder and rng.random() < level.blunder:
             values = search.values(board, player, level.depth)
             return self._softmax({p: v / SCALE for p, v in values.items()}, rng)
-        return search.best(board, player, level.depth).pit
+        self.last = search.best(board, player, level.depth)
+        return self.last.pit
