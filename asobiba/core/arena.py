@@ -123,6 +123,7 @@ def round_robin(
     seed: int,
     options: Mapping[str, Any] | None = None,
     report: Callable[[str], None] | None = None,
+    opening_plies: int = OPENING_PLIES,
 ) -> Table:
     """Every pair of ``levels`` plays ``games`` games, seats alternating; ``report`` gets progress.
 
@@ -147,7 +148,13 @@ def round_robin(
                 bots = [bot_a, bot_b] if k % 2 == 0 else [bot_b, bot_a]
                 clocks = [table.clocks[s] for s in seats]
                 outcome = play(
-                    game, resolved, bots, _derive(tag), random.Random(tag), clocks=clocks
+                    game,
+                    resolved,
+                    bots,
+                    _derive(tag),
+                    random.Random(tag),
+                    clocks=clocks,
+                    opening_plies=opening_plies,
                 )
                 winners = set(outcome["winners"])
                 a_won = seats.index(i) in winners
