@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import random
 import time as _time
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -68,7 +69,7 @@ def position(observation: dict[str, Any]) -> tuple[Rules, list[int], int]:
     return rules, [*pits[0], stores[0], *pits[1], stores[1]], player
 
 
-class _MancalaBot:
+class _MancalaBot(ABC):
     """What every level shares: the position, the per-move generator, the answer from ``legal``."""
 
     def __init__(self, level: Level, seed: int) -> None:
@@ -84,8 +85,9 @@ class _MancalaBot:
             raise ValueError(f"bot chose pit {pit}, not among the legal actions {legal!r}")
         return by_pit[pit]
 
+    @abstractmethod
     def _pit(self, rules: Rules, board: list[int], player: int, rng: random.Random) -> int:
-        raise NotImplementedError
+        """The pit to play, 0..n-1 in the mover's sowing order."""
 
     def _softmax(self, values: dict[int, float], rng: random.Random) -> int:
         """Draw a move with probability growing with its value; ``temperature`` sets how fast."""
@@ -137,8 +139,9 @@ class NoviceBot(_MancalaBot):
 class SearchBot(_MancalaBot):
     """Negamax alpha-beta (search.py) to ``depth`` moves, or as deep as the budget allows.
 
-    With ``blunder`` > 0 every move is valued with a full window so the softmax can draw a lesser
-    one; without, iterative deepening finds the best move within ``nodes`` and ``time``.
+    On a slip (chance ``blunder``) every move is valued ``depth`` moves deep with a full window
+    and the softmax draws one, maybe a lesser one; otherwise iterative deepening finds the best
+    move within ``nodes`` and ``time``.
     """
 
     def __init__(self, level: Level, seed: int, clock: Callable[[], float]) -> None:
@@ -149,12 +152,11 @@ class SearchBot(_MancalaBot):
 
     def _pit(self, rules: Rules, board: list[int], player: int, rng: random.Random) -> int:
         level = self.level
-        search = Search(
-            rules, nodes=level.nodes, time=level.time, clock=self._clock if level.time else None
-        )
         self.last = None
         if level.blunder and rng.random() < level.blunder:
-            values = search.values(board, player, level.depth)
+            values = Search(rules).values(board, player, level.depth)
             return self._softmax({p: v / SCALE for p, v in values.items()}, rng)
+        clock = self._clock if level.time else None
+        search = Search(rules, nodes=level.nodes, time=level.time, clock=clock)
         self.last = search.best(board, player, level.depth)
         return self.last.pit

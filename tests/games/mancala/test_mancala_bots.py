@@ -286,7 +286,7 @@ def situations(seed: int, count: int) -> list[tuple[dict[str, Any], set[int], se
 
 def test_the_beginner_sees_its_extra_turns_but_misses_captures():
     """Human mistakes, not random ones: a new player finds the extra turns the rulebook teaches
-    first, overlooks about half of the captures and never looks at the opponent's threats."""
+    first but overlooks some of its captures (the level's ``sight``)."""
     beginner = make_bot("beginner", 3)
     assert isinstance(beginner, NoviceBot)
     took_extra = had_extra = took_capture = had_capture = 0
@@ -300,7 +300,7 @@ def test_the_beginner_sees_its_extra_turns_but_misses_captures():
             took_capture += pit in captures
     assert had_extra > 50 and had_capture > 30
     assert took_extra / had_extra > 0.75
-    assert 0.2 < took_capture / had_capture < 0.75
+    assert 0.5 < took_capture / had_capture < 0.92
 
 
 def test_stronger_levels_take_captures_more_often():
