@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
@@ -32,8 +33,20 @@ class SocketConnection:
             await self.websocket.send_json(message)
 
 
+def same_origin(websocket: WebSocket) -> bool:
+    """Browsers always send Origin on a WebSocket handshake; another site's page may not connect
+    with this visitor's cookie (cross-site WebSocket hijacking)."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True  # not a browser: it holds no visitor's cookie but its own
+    return urlsplit(origin).netloc == websocket.headers.get("host")
+
+
 @router.websocket("/ws/rooms/{room_id}")
 async def room_socket(websocket: WebSocket, room_id: str) -> None:
+    if not same_origin(websocket):
+        await websocket.close(code=4403, reason="cross-origin socket refused")
+        return
     hub = websocket.app.state.hub
     room = await hub.get(room_id)
     await websocket.accept()

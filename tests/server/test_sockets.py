@@ -7,6 +7,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
+from starlette.websockets import WebSocketDisconnect
 
 from asobiba.server.settings import MAX_MESSAGE_BYTES
 
@@ -119,3 +120,17 @@ def test_an_onlooker_without_a_seat_cannot_act(client: TestClient, start: Start)
 def test_unknown_room_is_reported_and_closed(client: TestClient) -> None:
     with client.websocket_connect("/ws/rooms/nope") as ws:
         expect_error(ws, "unknown_room")
+
+
+def test_a_socket_opened_from_another_site_is_refused(client: TestClient, start: Start) -> None:
+    room = start(client)
+    headers = {"origin": "https://evil.example", "host": "testserver"}
+    try:
+        with client.websocket_connect(room["ws"], headers=headers) as ws:
+            ws.receive_json()
+    except WebSocketDisconnect as refused:
+        assert refused.code == 4403
+    else:
+        raise AssertionError("the cross-origin socket was accepted")
+    with client.websocket_connect(room["ws"], headers={"origin": "http://testserver"}) as ws:
+        assert ws.receive_json()["type"] == "sync"
