@@ -13,9 +13,9 @@ from asobiba.games.mancala.rules import OPTIONS
 
 PAGES = Path(__file__).resolve().parents[3] / "asobiba" / "games" / "mancala"
 LANGS = ("ja", "en")
-RULEBOOK = (
-    Path(os.environ.get("ASOBIBA_RULEBOOKS", "/work/shared/seeds")) / "003_a478a870473cd6e1.txt"
-)
+# The rulebooks live in shared/ beside the repository (as on the developers' machines and in CI).
+SEEDS = os.environ.get("ASOBIBA_RULEBOOKS") or str(PAGES.parents[2].parent / "shared" / "seeds")
+RULEBOOK = Path(SEEDS) / "003_a478a870473cd6e1.txt"
 
 
 def _page(lang: str) -> str:
