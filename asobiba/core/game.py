@@ -7,6 +7,7 @@ game plugs in by implementing it and adding a registry line.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from asobiba.core.bots import Bot
@@ -22,8 +23,24 @@ Outcome = dict[str, Any]
 
 S = TypeVar("S")
 
+
+@dataclass(frozen=True)
+class DesignedValue:
+    """One row of a game's designed-values table (read from the game's one data file)."""
+
+    name: dict[str, str]
+    """``{"ja", "en"}``: what the value is for."""
+    value: dict[str, str]
+    """``{"ja", "en"}``: the value, in words."""
+    source: str
+    """"rulebook" or "designed"."""
+    reason: dict[str, str]
+    """``{"ja", "en"}``: one line on why."""
+
+
 __all__ = [
     "Action",
+    "DesignedValue",
     "Game",
     "GameError",
     "IllegalAction",
@@ -67,4 +84,8 @@ class Game(Protocol[S]):
 
     def level_names(self) -> dict[str, dict[str, str]]:
         """Display names of the bot levels: ``{level: {"ja": ..., "en": ...}}``."""
+        ...
+
+    def designed_values(self) -> list[DesignedValue]:
+        """The values the rulebook leaves open and asobiba chose, as the rule page shows them."""
         ...

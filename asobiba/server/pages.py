@@ -223,9 +223,16 @@ def rules(request: Request, game: str) -> Response:
     if not path.is_file():
         return not_found_page(request)
     html, toc = render_rules(path.read_text(encoding="utf-8"))
-    levels = _levels_json(game) if game in game_names() else []
+    playable = game in game_names()
     return _render(
-        request, "rules.html", "rules", game=game, rules_html=html, toc=toc, levels=levels
+        request,
+        "rules.html",
+        "rules",
+        game=game,
+        rules_html=html,
+        toc=toc,
+        levels=_levels_json(game) if playable else [],
+        designed=get_game(game).designed_values() if playable else [],
     )
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from markupsafe import escape
 
 from asobiba.games import COMING, game_names, get_game
 from asobiba.server import pages
@@ -318,3 +319,18 @@ def test_embedded_json_cannot_close_its_script(client: TestClient) -> None:
         r'<script type="application/json" id="[\w-]+">(.*?)</script>', text, re.S
     ):
         assert "<" not in block, "tojson escapes < so no string can end the script early"
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_rule_page_shows_the_designed_values_from_the_data_file(
+    client: TestClient, lang: str
+) -> None:
+    from asobiba.games.mancala.data import LEVELS
+
+    page = with_cookie(client, lang).get("/games/mancala/rules").text
+    assert 'id="designed-heading"' in page
+    for level in LEVELS:
+        reason = level.reason_ja if lang == "ja" else level.reason
+        assert str(escape(reason)) in page
+        assert f"{level.nodes:,}" in page or level.nodes == 0
+    assert page.count("<code>designed</code>") == len(LEVELS)

@@ -28,6 +28,7 @@ class Level:
     """Novice only: chance of noticing each capture it could make."""
     source: str
     reason: str
+    reason_ja: str
 
 
 def _load() -> list[Level]:

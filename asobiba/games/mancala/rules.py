@@ -17,10 +17,11 @@ from typing import Any
 
 from asobiba.core.bots import Bot
 from asobiba.core.errors import IllegalAction, InvalidOptions
+from asobiba.core.game import DesignedValue
 from asobiba.core.options import OptionSpec, resolve_options
 from asobiba.games.mancala import board as kernel
 from asobiba.games.mancala.board import Rules
-from asobiba.games.mancala.data import LEVELS
+from asobiba.games.mancala.data import LEVELS, Level
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +108,17 @@ class Mancala:
 
     def level_names(self) -> dict[str, dict[str, str]]:
         return {level.id: {"ja": level.name_ja, "en": level.name_en} for level in LEVELS}
+
+    def designed_values(self) -> list[DesignedValue]:
+        return [
+            DesignedValue(
+                name={"ja": f"強さ：{level.name_ja}", "en": f"Strength: {level.name_en}"},
+                value=_level_in_words(level),
+                source=level.source,
+                reason={"ja": level.reason_ja, "en": level.reason},
+            )
+            for level in LEVELS
+        ]
 
     def new_state(self, options: Mapping[str, Any], seats: int = 2, seed: int = 0) -> MancalaState:
         if type(seats) is not int or seats != 2:
@@ -233,6 +245,31 @@ class Mancala:
         if not state.board[kernel.pit_index(n, seat, pit)]:
             raise IllegalAction(f"pit {pit} is empty")
         return pit
+
+
+def _level_in_words(level: Level) -> dict[str, str]:
+    """A level's parameters from data.toml, said in both languages for the rule page."""
+    if level.depth == 0:
+        return {
+            "ja": f"読まない。もう1回は必ず取り、横取りに気づくのは{level.sight:.0%}、"
+            f"{level.blunder:.0%}の手はうっかり",
+            "en": f"No look-ahead: always takes an extra turn, notices {level.sight:.0%} of "
+            f"captures, slips on {level.blunder:.0%} of moves",
+        }
+    if level.nodes:
+        return {
+            "ja": f"1手に最大{level.nodes:,}局面（{level.time}秒で打ち切り）。"
+            "石が少なければ終局まで読み切る",
+            "en": f"Up to {level.nodes:,} positions a move (stopped at {level.time} s); "
+            "reads to the end when few stones remain",
+        }
+    words = {"ja": f"{level.depth}手先まで読む", "en": f"Reads {level.depth} moves ahead"}
+    if level.blunder:
+        words["ja"] += f"。{level.blunder:.0%}の手は感覚で選ぶ（温度{level.temperature}石）"
+        words["en"] += (
+            f"; picks {level.blunder:.0%} of moves by feel (temperature {level.temperature} stones)"
+        )
+    return words
 
 
 def _path(rules: Rules, seat: int, start: int, stones: int) -> tuple[tuple[int, int], ...]:
