@@ -143,30 +143,32 @@ def _orderer(rules: Rules) -> Callable[[list[int], int, int], list[int]]:
     cycle = 2 * n + 2 if rules.basic else 2 * n + 1
     stores = (n, 2 * n + 1) if rules.basic else (n,)
     can_capture = rules.capture != "none"
+    pits = range(n - 1, -1, -1)
 
     def order(b: list[int], p: int, first: int) -> list[int]:
         base = p * (n + 1)
+        side = b[base : base + n]
         extra: list[int] = []
         captures: list[int] = []
         rest: list[int] = []
-        for i in range(n - 1, -1, -1):
-            s = b[base + i]
+        for i in pits:
+            s = side[i]
             if not s or i == first:
                 continue
-            land = (i + s) % cycle
+            land = i + s
+            if land >= cycle:
+                land %= cycle
             if land in stores:
                 extra.append(i)
-            elif can_capture and s < cycle and land < n and not b[base + land]:
-                if b[2 * n - base - land]:
-                    captures.append(i)
-                else:
-                    rest.append(i)
+            elif (
+                can_capture and land < n and not side[land] and s < cycle and b[2 * n - base - land]
+            ):
+                captures.append(i)
             else:
                 rest.append(i)
-        moves = extra + captures + rest
         if first >= 0:
-            moves.insert(0, first)
-        return moves
+            extra.insert(0, first)
+        return extra + captures + rest
 
     return order
 
@@ -190,38 +192,69 @@ class Search:
         if time and clock is None:
             raise ValueError("a time budget needs a clock")
         self.rules = rules
-        self.nodes = 0
-        self.horizon = 0
-        """Lines cut by the depth limit (or by a table entry that was); 0 means exact."""
-        self._tables: tuple[dict[tuple[int, ...], tuple[int, int, int, int]], ...] = ({}, {})
         self._max_nodes = nodes
         self._time = time
         self._clock = clock
         self._deadline = 0.0
-        self._next_check = _CHECK_EVERY
         self._order = _orderer(rules)
-        self._negamax = self._build()
+        self._negamax, self._counters = self._build()
 
-    def _build(self) -> Callable[[list[int], int, int, int, int], int]:
+    @property
+    def nodes(self) -> int:
+        """Positions visited so far, the budget's unit."""
+        return self._counters()[0]
+
+    def _build(
+        self,
+    ) -> tuple[Callable[[list[int], int, int, int, int], int], Callable[[], tuple[int, int]]]:
+        """The recursive search as a closure: its counters are cells, not attributes, and the
+        rules, tables and helpers are local names (the search's speed is CPython's name lookup).
+        """
         rules = self.rules
-        tables = self._tables
+        n = rules.pits
+        tables: tuple[dict[tuple[int, ...], tuple[int, int, int, int]], ...] = ({}, {})
         order = self._order
         evaluate = _evaluator(rules)
         final = _final_value(rules)
         check = self._check
+        pits = range(n - 1, -1, -1)
+        nodes = 0
+        horizon = 0  # lines cut by the depth limit, or by a table entry that was: 0 is exact
+        next_check = _CHECK_EVERY
 
         def negamax(b: list[int], p: int, depth: int, alpha: int, beta: int) -> int:
-            self.nodes += 1
-            if self.nodes >= self._next_check:
-                check()
+            nonlocal nodes, horizon, next_check
+            nodes += 1
+            if nodes >= next_check:
+                next_check = nodes + _CHECK_EVERY
+                check(nodes)
             if depth <= 0:
-                self.horizon += 1
+                horizon += 1
                 return evaluate(b, p)
-            # A node one move above the horizon skips the table: its children are evaluations,
-            # cheaper to redo than to store (8% faster overall).
+            base = p * (n + 1)
+            if depth == 1:
+                # One move above the horizon the children are evaluations: no table (cheaper to
+                # redo than to store) and no ordering beyond nearest-the-store first.
+                best = -INFINITY
+                for pit in pits:
+                    if not b[base + pit]:
+                        continue
+                    c = b[:]
+                    _, extra, captured = sow(c, rules, p, pit)
+                    if (captured or not any(c[base : base + n])) and finish(c, rules):
+                        value = final(c, p)
+                    else:
+                        nodes += 1
+                        horizon += 1
+                        value = evaluate(c, p) if extra else -evaluate(c, 1 - p)
+                    if value > best:
+                        best = value
+                        if value >= beta:
+                            break
+                return best
             table = tables[p]
-            key = tuple(b) if depth > 1 else None
-            entry = table.get(key) if key else None
+            key = tuple(b)
+            entry = table.get(key)
             first = -1
             if entry is not None:
                 e_depth, e_flag, e_value, first = entry
@@ -234,25 +267,34 @@ class Search:
                         hit = e_value <= alpha
                     if hit:
                         if e_depth != SOLVED:
-                            self.horizon += 1
+                            horizon += 1
                         return e_value
-            horizon = self.horizon
+            horizon_before = horizon
             alpha0 = alpha
             best = -INFINITY
             best_pit = -1
             for pit in order(b, p, first):
                 c = b[:]
-                extra = sow(c, rules, p, pit)[1]
-                if finish(c, rules):
+                _, extra, captured = sow(c, rules, p, pit)
+                # Only the mover's side can run empty, or the opponent's through a capture: the
+                # kernel's full check runs when one of those may have happened.
+                if (captured or not any(c[base : base + n])) and finish(c, rules):
                     value = final(c, p)
-                elif depth == 1:
-                    self.nodes += 1
-                    self.horizon += 1
-                    value = evaluate(c, p) if extra else -evaluate(c, 1 - p)
+                elif best_pit < 0:
+                    if extra:
+                        value = negamax(c, p, depth - 1, alpha, beta)
+                    else:
+                        value = -negamax(c, 1 - p, depth - 1, -beta, -alpha)
                 elif extra:
-                    value = negamax(c, p, depth - 1, alpha, beta)
+                    # Principal variation search: after the first move, only prove that the
+                    # others are no better (a null window), and search again if one is.
+                    value = negamax(c, p, depth - 1, alpha, alpha + 1)
+                    if alpha < value < beta:
+                        value = negamax(c, p, depth - 1, alpha, beta)
                 else:
-                    value = -negamax(c, 1 - p, depth - 1, -beta, -alpha)
+                    value = -negamax(c, 1 - p, depth - 1, -alpha - 1, -alpha)
+                    if alpha < value < beta:
+                        value = -negamax(c, 1 - p, depth - 1, -beta, -alpha)
                 if value > best:
                     best = value
                     best_pit = pit
@@ -260,16 +302,18 @@ class Search:
                         alpha = value
                         if alpha >= beta:
                             break
-            if key:
-                flag = _LOWER if best >= beta else _UPPER if best <= alpha0 else _EXACT
-                table[key] = (SOLVED if self.horizon == horizon else depth, flag, best, best_pit)
+            flag = _LOWER if best >= beta else _UPPER if best <= alpha0 else _EXACT
+            solved = horizon == horizon_before
+            table[key] = (SOLVED if solved else depth, flag, best, best_pit)
             return best
 
-        return negamax
+        def counters() -> tuple[int, int]:
+            return nodes, horizon
 
-    def _check(self) -> None:
-        self._next_check = self.nodes + _CHECK_EVERY
-        if self._max_nodes and self.nodes >= self._max_nodes:
+        return negamax, counters
+
+    def _check(self, nodes: int) -> None:
+        if self._max_nodes and nodes >= self._max_nodes:
             raise _Stop
         if self._time and self._clock() >= self._deadline:  # type: ignore[misc]
             raise _Stop
@@ -297,10 +341,11 @@ class Search:
         rules = self.rules
         final = _final_value(rules)
         negamax = self._negamax
+        counters = self._counters
         moves = self._order(board, player, -1)
         result = Result(moves[0], 0, 0, False, 0)
         for d in range(1, depth + 1):
-            horizon = self.horizon
+            horizon = counters()[1]
             best = -INFINITY
             best_pit = -1
             try:
@@ -322,7 +367,7 @@ class Search:
                 else:
                     result = replace(result, nodes=self.nodes)
                 break
-            exact = self.horizon == horizon
+            exact = counters()[1] == horizon
             result = Result(best_pit, best, d, exact, self.nodes)
             if exact:
                 break
