@@ -100,15 +100,14 @@ def _evaluator(rules: Rules) -> Callable[[list[int], int], int]:
     side_weight = LEFTOVER_WEIGHT if rules.count_leftovers else 0
 
     def kalah(b: list[int], p: int) -> int:
-        if p == 0:
-            value = (b[n] - b[2 * n + 1]) * SCALE
-            if side_weight:
-                value += (sum(b[:n]) - sum(b[n + 1 : 2 * n + 1])) * side_weight
+        stores = b[n] - b[2 * n + 1]
+        if side_weight:
+            # side 0 minus side 1 with one slice: side 1 is the board less side 0 and the stores
+            sides = 2 * sum(b[:n]) + b[n] + b[2 * n + 1] - sum(b)
+            value = stores * SCALE + sides * side_weight
         else:
-            value = (b[2 * n + 1] - b[n]) * SCALE
-            if side_weight:
-                value += (sum(b[n + 1 : 2 * n + 1]) - sum(b[:n])) * side_weight
-        return value
+            value = stores * SCALE
+        return value if p == 0 else -value
 
     return kalah
 
@@ -212,7 +211,7 @@ class Search:
         """
         rules = self.rules
         n = rules.pits
-        tables: tuple[dict[tuple[int, ...], tuple[int, int, int, int]], ...] = ({}, {})
+        tables: tuple[dict[bytes, tuple[int, int, int, int]], ...] = ({}, {})
         order = self._order
         evaluate = _evaluator(rules)
         final = _final_value(rules)
@@ -253,7 +252,7 @@ class Search:
                             break
                 return best
             table = tables[p]
-            key = tuple(b)
+            key = bytes(b)  # a cell holds at most 72 stones (6 a pit, 12 pits): one byte each
             entry = table.get(key)
             first = -1
             if entry is not None:
