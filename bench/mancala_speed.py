@@ -29,7 +29,9 @@ from asobiba.games.mancala.bots import SearchBot
 
 
 def kernel_playouts(count: int, rng: random.Random) -> None:
-    """Random games on the kernel: a plain list sown in place, the pits with stones are legal."""
+    """Random games on the kernel as the search drives it: a plain list sown in place, the pits
+    with stones are legal, and ``finish`` runs only when a side may have emptied (the mover's
+    side, or the opponent's after a capture)."""
     rules = Rules()
     n = rules.pits
     pits = range(n)
@@ -41,8 +43,8 @@ def kernel_playouts(count: int, rng: random.Random) -> None:
         while True:
             start = player * (n + 1)
             legal = list(compress(pits, board[start : start + n]))
-            extra = play(board, rules, player, choice(legal))[1]
-            if over(board, rules):
+            _, extra, captured = play(board, rules, player, choice(legal))
+            if (captured or not any(board[start : start + n])) and over(board, rules):
                 break
             if not extra:
                 player = 1 - player

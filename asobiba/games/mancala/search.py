@@ -172,6 +172,26 @@ def _orderer(rules: Rules) -> Callable[[list[int], int, int], list[int]]:
     return order
 
 
+@dataclass(slots=True)
+class _Budget:
+    """When a search must stop: a node count, a clock, or both."""
+
+    nodes: int
+    time: float
+    clock: Callable[[], float] | None
+    deadline: float = 0.0
+
+    def start(self) -> None:
+        if self.time:
+            self.deadline = self.clock() + self.time  # type: ignore[misc]
+
+    def check(self, nodes: int) -> None:
+        if self.nodes and nodes >= self.nodes:
+            raise _Stop
+        if self.time and self.clock() >= self.deadline:  # type: ignore[misc]
+            raise _Stop
+
+
 class Search:
     """One position's search: iterative deepening over a transposition table, within a budget.
 
@@ -191,11 +211,9 @@ class Search:
         if time and clock is None:
             raise ValueError("a time budget needs a clock")
         self.rules = rules
-        self._max_nodes = nodes
-        self._time = time
-        self._clock = clock
-        self._deadline = 0.0
+        self._budget = _Budget(nodes, time, clock)
         self._order = _orderer(rules)
+        self._tables: tuple[dict[bytes, tuple[int, int, int, int]], ...] = ({}, {})
         self._negamax, self._counters = self._build()
 
     @property
@@ -211,11 +229,11 @@ class Search:
         """
         rules = self.rules
         n = rules.pits
-        tables: tuple[dict[bytes, tuple[int, int, int, int]], ...] = ({}, {})
+        tables = self._tables
         order = self._order
         evaluate = _evaluator(rules)
         final = _final_value(rules)
-        check = self._check
+        check = self._budget.check
         pits = range(n - 1, -1, -1)
         nodes = 0
         horizon = 0  # lines cut by the depth limit, or by a table entry that was: 0 is exact
@@ -311,12 +329,6 @@ class Search:
 
         return negamax, counters
 
-    def _check(self, nodes: int) -> None:
-        if self._max_nodes and nodes >= self._max_nodes:
-            raise _Stop
-        if self._time and self._clock() >= self._deadline:  # type: ignore[misc]
-            raise _Stop
-
     def best(self, board: list[int], player: int, depth: int) -> Result:
         """Deepen one move at a time up to ``depth`` (or the budget, or an exact result).
 
@@ -325,18 +337,22 @@ class Search:
 
         Python's cyclic garbage collector is paused meanwhile: the table holds hundreds of
         thousands of tuples, none in a cycle, and rescanning them halves the search's speed.
+        The table is emptied at the end, so call ``best`` once per search.
         """
         collect = gc.isenabled()
         gc.disable()
         try:
             return self._deepen(board, player, depth)
         finally:
+            # The recursive closure is a reference cycle, so without this the table would
+            # linger until the cycle collector ran: free its memory with the move made.
+            for table in self._tables:
+                table.clear()
             if collect:
                 gc.enable()
 
     def _deepen(self, board: list[int], player: int, depth: int) -> Result:
-        if self._time:
-            self._deadline = self._clock() + self._time  # type: ignore[misc]
+        self._budget.start()
         rules = self.rules
         final = _final_value(rules)
         negamax = self._negamax
