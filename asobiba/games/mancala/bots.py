@@ -4,7 +4,8 @@ A bot rebuilds the board from its observation alone (the observation is the whol
 Mancala, but going through it keeps bots honest by construction) and plays the kernel's moves.
 Its random choices come from a generator seeded by the bot's seed and the position, so a bot's
 move is a pure function of (seed, observation): a replay, a restarted server or another worker
-process gets the same move.
+process gets the same move. The one exception is a search stopped by its clock rather than its
+node budget (the expert on a slow or busy machine): how far it got depends on the machine.
 """
 
 from __future__ import annotations
