@@ -18,7 +18,7 @@ from asobiba.games import get_game
 from asobiba.games.mancala.board import Rules, finish, sow
 from asobiba.games.mancala.bots import NoviceBot, make_bot, position
 from asobiba.games.mancala.data import LEVEL_BY_ID, LEVELS
-from asobiba.games.mancala.search import SCALE, Search, _evaluator, _final_value
+from asobiba.games.mancala.search import SCALE, Search, _final_value, evaluate
 
 GAME = get_game("mancala")
 FAST_EXPERT_NODES = 1500
@@ -168,7 +168,7 @@ def test_searching_levels_take_the_big_capture_over_the_extra_turn_that_spoils_i
 
 def minimax(board: list[int], rules: Rules, player: int, depth: int) -> int:
     """Plain minimax without pruning or tables: the reference the search must agree with."""
-    evaluate, final = _evaluator(rules), _final_value(rules)
+    final = _final_value(rules)
     n = rules.pits
     best = None
     for pit in range(n):
@@ -179,7 +179,7 @@ def minimax(board: list[int], rules: Rules, player: int, depth: int) -> int:
         if finish(child, rules):
             value = final(child, player)
         elif depth == 1:
-            value = evaluate(child, player) if extra else -evaluate(child, 1 - player)
+            value = evaluate(child, rules, player) if extra else -evaluate(child, rules, 1 - player)
         elif extra:
             value = minimax(child, rules, player, depth - 1)
         else:
@@ -321,6 +321,5 @@ def test_the_evaluation_is_antisymmetric_and_in_quarter_stones():
         rules = Rules.from_options(GAME.resolve_options(options))
         for state in random_states(GAME.resolve_options(options), 4, seed=5):
             _, board, _ = position(GAME.observe(state, None) | {"to_move": 0})
-            evaluate = _evaluator(rules)
-            assert evaluate(board, 0) == -evaluate(board, 1)
-    assert _evaluator(Rules())([0] * 6 + [10] + [0] * 6 + [7], 0) == 3 * SCALE
+            assert evaluate(board, rules, 0) == -evaluate(board, rules, 1)
+    assert evaluate([0] * 6 + [10] + [0] * 6 + [7], Rules(), 0) == 3 * SCALE
