@@ -147,6 +147,7 @@ def test_kalah_against_the_beginner_in_english_moving_second(new_page: Any) -> N
         EN["result.draw"],
     }
     assert page.text_content("#result-score").startswith("Stones in stores: you ")
+    you, them = scores_in(page.text_content("#result-score"))
     page.click("#to-records")
     page.wait_for_selector("#stored-games")
     assert page.locator(".record-set tbody tr th").first.text_content() == BEGINNER["en"]
@@ -155,6 +156,7 @@ def test_kalah_against_the_beginner_in_english_moving_second(new_page: Any) -> N
     recent = page.evaluate("""() => [0, 60, 120].map((ago) => new Intl.DateTimeFormat("en",
       {dateStyle: "medium", timeStyle: "short"}).format(new Date(Date.now() - ago * 1000)))""")
     assert page.locator("#stored-games tbody tr td").first.text_content() in recent
+    assert f"{you} – {them}" in page.text_content("#stored-games tbody tr"), "yours first"
     page.locator("#stored-games tbody tr a").first.click()
     page.wait_for_selector("#replay:not([hidden])")
     assert "You played Second" in page.text_content("#replay-meta")
@@ -182,6 +184,7 @@ def test_basic_with_three_stones_on_a_phone(new_page: Any) -> None:
     score = page.text_content("#result-score")
     assert score in {EN["result.basic_you"], EN["result.basic_them"]}
     assert page.text_content("#result-detail").startswith("Stones left on each side:")
+    you_left, them_left = scores_in(page.text_content("#result-detail"))
     won = score == EN["result.basic_you"]
     assert page.text_content("#result-title") == EN["result.win" if won else "result.loss"]
     assert_board_consistent(page)
@@ -195,6 +198,8 @@ def test_basic_with_three_stones_on_a_phone(new_page: Any) -> None:
     page.goto("/records/mancala")
     page.wait_for_selector("#stored-games")
     assert "Basic · Stones per pit: 3" in page.text_content(".record-set-title")
+    first_game = page.locator("#stored-games tbody tr").last
+    assert f"Left {you_left} – {them_left}" in first_game.text_content()
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
 
 

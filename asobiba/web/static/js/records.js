@@ -115,11 +115,22 @@ function ruleSetTable(rows) {
   );
 }
 
+/**
+ * The stored game's figure, yours first. ``scores`` is already [yours, the opponent's] (not by
+ * seat). In Basic the stores decide nothing; the stones left in the pits do, and the winner has
+ * none left, so the signed margin gives both sides.
+ */
+function scoreText(game) {
+  if (game.options?.variant === "basic" && typeof game.margin === "number") {
+    const [mine, theirs] = game.margin > 0 ? [0, game.margin] : [-game.margin, 0];
+    return t("records.left", { you: mine, them: theirs });
+  }
+  const [mine, theirs] = game.scores ?? [];
+  return mine === undefined ? "—" : `${mine} – ${theirs}`;
+}
+
 function gamesTable(games) {
   const rows = games.map((game) => {
-    const scores = game.scores ?? [];
-    const mine = scores[game.seat];
-    const theirs = scores[1 - game.seat];
     return h(
       "tr",
       {},
@@ -128,9 +139,7 @@ function gamesTable(games) {
       cell("records.col.level", levelName(game.level, data.levels)),
       cell("records.col.seat", seatName(game.seat)),
       cell("records.col.result", resultBadge(game.result)),
-      cell("records.col.score", mine === undefined ? "—" : `${mine} – ${theirs}`, {
-        numeric: true,
-      }),
+      cell("records.col.score", scoreText(game), { numeric: true }),
       cell(
         "records.replay",
         h(
