@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from typing import Any
 
 from fastapi import FastAPI, Request, Response
@@ -35,9 +36,13 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         pool = BotPool(bot_workers or settings.bot_workers)
         app.state.hub = Hub(store, pool.choose)
+        sweeper = asyncio.create_task(app.state.hub.sweep_forever())
         try:
             yield
         finally:
+            sweeper.cancel()
+            with suppress(asyncio.CancelledError):
+                await sweeper
             await app.state.hub.close()
             pool.close()
             engine.dispose()

@@ -17,6 +17,9 @@ from asobiba.games import get_game
 from asobiba.server.rooms import BotChooser, Room
 from asobiba.server.store import Store, StoredRoom
 
+SWEEP_SECONDS = 60.0
+"""How often the hub looks for unwatched idle rooms to drop."""
+
 
 class Hub:
     def __init__(
@@ -64,10 +67,26 @@ class Hub:
             return room
 
     async def release(self, room: Room) -> None:
-        """Forget a finished room nobody watches; the store still has it for records and replays."""
-        if room.over and not room.connections and self._rooms.get(room.id) is room:
+        """Forget ``room`` if nobody watches it and nothing drives it (``Room.idle``).
+
+        Its log rebuilds it on the next ``get``, so a finished or abandoned game costs no memory.
+        A watcher joins synchronously right after ``get`` returns (``Room.join``), and nothing
+        here awaits before the room leaves ``_rooms``, so no socket can attach to a dropped room
+        while a second copy is built from the log.
+        """
+        if not room.connections and room.idle and self._rooms.get(room.id) is room:
             del self._rooms[room.id]
             await room.close()
+
+    async def sweep(self) -> None:
+        """Release every room that became idle after its last watcher left (a bot moved last)."""
+        for room in list(self._rooms.values()):
+            await self.release(room)
+
+    async def sweep_forever(self, every: float = SWEEP_SECONDS) -> None:
+        while True:
+            await asyncio.sleep(every)
+            await self.sweep()
 
     def __contains__(self, room_id: str) -> bool:
         return room_id in self._rooms

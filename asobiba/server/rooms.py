@@ -77,6 +77,18 @@ class Room:
     def over(self) -> bool:
         return self.game.outcome(self.state) is not None
 
+    @property
+    def idle(self) -> bool:
+        """Nothing in flight: over, or no bot thinking and no timer armed. The log alone can then
+        rebuild the room exactly as it is."""
+        return self.over or (not self._thinking and self._timer is None)
+
+    def join(self, connection: Connection) -> None:
+        """Watch the room: its sync, then every event. Synchronous on purpose: no event can fall
+        between the two, and the hub cannot drop the room between ``Hub.get`` and this call."""
+        connection.send(self.sync_message(connection.seat))
+        self.connections.add(connection)
+
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know now: its observation and its legal actions."""
         legal = self.game.legal_actions(self.state, seat) if seat is not None else []
@@ -137,6 +149,9 @@ class Room:
 
     def schedule(self) -> None:
         """Start a bot for every bot seat that may act now, and arm the next timed event."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         if self.over:
             return
         for seat in self.game.to_move(self.state):
@@ -144,9 +159,6 @@ class Room:
             if "bot" in spec and seat not in self._thinking:
                 self._thinking.add(seat)
                 self._spawn(self._bot_turn(seat, spec["bot"]))
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
         due = self.game.deadline(self.state)
         if due is not None:
             loop = asyncio.get_running_loop()

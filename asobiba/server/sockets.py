@@ -49,17 +49,17 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
         return
     hub = websocket.app.state.hub
     room = await hub.get(room_id)
-    await websocket.accept()
     if room is None:
+        await websocket.accept()
         await websocket.send_json(error_message("unknown_room", f"no room {room_id!r}"))
         await websocket.close(code=4404)
         return
     connection = SocketConnection(websocket, room.seat_of(player_id(websocket)))
-    async with room.lock:
-        room.connections.add(connection)
-        connection.send(room.sync_message(connection.seat))
-    pump = asyncio.create_task(connection.pump())
+    room.join(connection)  # before any await: see Hub.release
+    pump: asyncio.Task[None] | None = None
     try:
+        await websocket.accept()
+        pump = asyncio.create_task(connection.pump())
         while True:
             text = await websocket.receive_text()
             try:
@@ -77,7 +77,8 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
         pass
     finally:
         room.connections.discard(connection)
-        pump.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await pump
+        if pump is not None:
+            pump.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await pump
         await hub.release(room)

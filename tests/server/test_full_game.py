@@ -91,3 +91,21 @@ def test_a_finished_room_leaves_memory_when_its_last_socket_closes(
     play_out(client, room)
     assert room["room_id"] not in hub
     assert client.get(f"/api/rooms/{room['room_id']}/replay").status_code == 200
+
+
+def test_a_game_left_halfway_is_dropped_and_resumes_on_the_next_socket(
+    client: TestClient, start: Start
+) -> None:
+    room = start(client, options={"seeds": 4})
+    hub = client.app.state.hub
+    with client.websocket_connect(room["ws"]) as ws:
+        first = ws.receive_json()
+        ws.send_json({"type": "act", "action": {"pit": 2}})  # an extra turn: still ours
+        after = ws.receive_json()
+        assert after["seq"] == 1 and after["legal"]
+    assert room["room_id"] not in hub
+    with client.websocket_connect(room["ws"]) as ws:
+        again = ws.receive_json()
+        assert again["type"] == "sync"
+        assert (again["seq"], again["obs"], again["legal"]) == (1, after["obs"], after["legal"])
+        assert first["obs"] != again["obs"]

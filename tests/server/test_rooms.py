@@ -132,3 +132,47 @@ def test_a_finished_game_stores_its_outcome_and_one_result(tmp_path: Path) -> No
         await hub.close()
 
     asyncio.run(scenario())
+
+
+class Watcher:
+    """A connection as the room sees one: a seat and the messages it was sent."""
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.sent: list[dict[str, Any]] = []
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.sent.append(message)
+
+
+def test_an_abandoned_room_leaves_memory_and_comes_back_from_its_log(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        bot = HeldBot()
+        hub = Hub(make_store(tmp_path), bot.choose)
+        room = await hub.create("mancala", {}, SEATS, seed=5)
+        watcher = Watcher(0)
+        room.join(watcher)
+        assert watcher.sent[0]["type"] == "sync"
+        await room.act(0, {"pit": 0})
+        await asyncio.wait_for(bot.asked.wait(), 5)
+        room.connections.discard(watcher)
+        await hub.release(room)
+        assert room.id in hub, "kept while its bot thinks"
+
+        bot.release.set()
+        for _ in range(100):
+            if room.idle:
+                break
+            await asyncio.sleep(0.01)
+        assert room.seq == 2 and room.idle
+        await hub.sweep()
+        assert room.id not in hub, "nobody watches and nothing is in flight"
+
+        revived = await hub.get(room.id)
+        assert revived is not None and revived is not room
+        assert (revived.state, revived.seq) == (room.state, room.seq)
+        await revived.act(0, revived.game.legal_actions(revived.state, 0)[0])
+        assert revived.seq == 3
+        await hub.close()
+
+    asyncio.run(scenario())
