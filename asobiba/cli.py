@@ -25,6 +25,9 @@ def main(argv: list[str] | None = None) -> int:
     arena.add_argument("--games", type=int, default=20, help="games per pairing")
     arena.add_argument("--seed", type=int, default=0)
     arena.add_argument(
+        "--jobs", type=int, default=1, help="worker processes; the table is the same for any"
+    )
+    arena.add_argument(
         "--option", action="append", default=[], metavar="KEY=VALUE", help="an option rule"
     )
 

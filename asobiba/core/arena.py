@@ -8,10 +8,12 @@ game forty times; playing it from both seats cancels the luck of the opening and
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import random
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -82,13 +84,13 @@ def play(
     bots: list[Bot],
     seed: int,
     opening: random.Random,
-    clocks: list[Clock] | None = None,
     opening_plies: int = OPENING_PLIES,
+    times: list[list[float]] | None = None,
 ) -> dict[str, Any]:
     """Play one game, ``bots[seat]`` in each seat, after ``opening_plies`` random moves.
 
     Time is simulated: when no seat may act, the game advances to its next deadline. Returns the
-    outcome.
+    outcome; ``times[seat]``, when given, gets the seconds each of that bot's moves took.
     """
     state = game.new_state(options, len(bots), seed)
     at = 0.0
@@ -109,11 +111,67 @@ def play(
         else:
             started = time.perf_counter()
             action = bots[seat].choose(game.observe(state, seat), legal)
-            if clocks is not None:
-                clocks[seat].add(time.perf_counter() - started)
+            if times is not None:
+                times[seat].append(time.perf_counter() - started)
         state = game.apply(state, seat, action, at)
         ply += 1
     return outcome
+
+
+@dataclass(frozen=True)
+class Fixture:
+    """Game ``k`` of the pairing of levels ``i < j``: its seeds and seats follow from these."""
+
+    i: int
+    j: int
+    k: int
+
+
+@dataclass
+class Played:
+    """One game's result from level i's side and the seconds each level's moves took."""
+
+    fixture: Fixture
+    i_won: bool
+    j_won: bool
+    times_i: list[float]
+    times_j: list[float]
+
+
+def play_fixture(
+    game: Game[Any],
+    options: Mapping[str, Any],
+    levels: list[str],
+    seed: int,
+    fixture: Fixture,
+    opening_plies: int = OPENING_PLIES,
+) -> Played:
+    """Play one game of a round robin; a pure function of its arguments (but for the clocks)."""
+    i, j, k = fixture.i, fixture.j, fixture.k
+    tag = f"{seed}:{levels[i]}:{levels[j]}:{k // 2}"
+    bot_a = game.make_bot(levels[i], _derive(f"{tag}:a"))
+    bot_b = game.make_bot(levels[j], _derive(f"{tag}:b"))
+    seats = [i, j] if k % 2 == 0 else [j, i]
+    bots = [bot_a, bot_b] if k % 2 == 0 else [bot_b, bot_a]
+    times: list[list[float]] = [[], []]
+    outcome = play(game, options, bots, _derive(tag), random.Random(tag), opening_plies, times)
+    winners = set(outcome["winners"])
+    at_i, at_j = seats.index(i), seats.index(j)
+    return Played(fixture, at_i in winners, at_j in winners, times[at_i], times[at_j])
+
+
+def _play_by_name(
+    name: str,
+    options: Mapping[str, Any],
+    levels: list[str],
+    seed: int,
+    fixture: Fixture,
+    opening_plies: int,
+) -> Played:
+    """``play_fixture`` in a worker process, which finds the game in the registry by name."""
+    from asobiba.games import get_game
+
+    return play_fixture(get_game(name), options, levels, seed, fixture, opening_plies)
 
 
 def round_robin(
@@ -124,51 +182,66 @@ def round_robin(
     options: Mapping[str, Any] | None = None,
     report: Callable[[str], None] | None = None,
     opening_plies: int = OPENING_PLIES,
+    jobs: int = 1,
 ) -> Table:
     """Every pair of ``levels`` plays ``games`` games, seats alternating; ``report`` gets progress.
 
     Game ``k`` of a pairing starts from opening ``k // 2``; even ``k`` seats the first level
     first, odd ``k`` the second. Seeds derive from ``seed``, the pairing and ``k``, so one
-    pairing replays alike whatever else is in the round robin.
+    pairing replays alike whatever else is in the round robin, and whatever ``jobs`` is: with
+    ``jobs > 1`` the games run in that many worker processes (the game must then be in the
+    registry, since a worker looks it up by name).
     """
     resolved = game.resolve_options(options or {})
     for level in levels:
         if level not in game.levels:
             raise InvalidOptions(f"unknown {game.name} level {level!r}; known: {game.levels}")
+    fixtures = [
+        Fixture(i, j, k)
+        for i in range(len(levels))
+        for j in range(i + 1, len(levels))
+        for k in range(games)
+    ]
     table = Table(levels, {}, [Clock() for _ in levels])
-    for i, first in enumerate(levels):
-        for j in range(i + 1, len(levels)):
-            second = levels[j]
-            record = Record()
-            for k in range(games):
-                tag = f"{seed}:{first}:{second}:{k // 2}"
-                bot_a = game.make_bot(first, _derive(f"{tag}:a"))
-                bot_b = game.make_bot(second, _derive(f"{tag}:b"))
-                seats = [i, j] if k % 2 == 0 else [j, i]
-                bots = [bot_a, bot_b] if k % 2 == 0 else [bot_b, bot_a]
-                clocks = [table.clocks[s] for s in seats]
-                outcome = play(
-                    game,
-                    resolved,
-                    bots,
-                    _derive(tag),
-                    random.Random(tag),
-                    clocks=clocks,
-                    opening_plies=opening_plies,
-                )
-                winners = set(outcome["winners"])
-                a_won = seats.index(i) in winners
-                b_won = seats.index(j) in winners
-                if a_won and not b_won:
-                    record.wins += 1
-                elif b_won and not a_won:
-                    record.losses += 1
-                else:
-                    record.draws += 1
-            table.records[(i, j)] = record
-            if report:
-                report(f"{first} vs {second}: {record.wins}-{record.draws}-{record.losses}")
+    if jobs > 1:
+        context = multiprocessing.get_context("forkserver")
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+            played = pool.map(
+                _play_by_name,
+                *zip(
+                    *[(game.name, resolved, levels, seed, f, opening_plies) for f in fixtures],
+                    strict=True,
+                ),
+            )
+            _tally(table, played, games, report)
+    else:
+        played = (play_fixture(game, resolved, levels, seed, f, opening_plies) for f in fixtures)
+        _tally(table, played, games, report)
     return table
+
+
+def _tally(
+    table: Table,
+    played: Iterable[Played],
+    games: int,
+    report: Callable[[str], None] | None,
+) -> None:
+    """Add the games, in fixture order, to ``table``; report each pairing as it completes."""
+    for game in played:
+        i, j = game.fixture.i, game.fixture.j
+        record = table.records.setdefault((i, j), Record())
+        if game.i_won and not game.j_won:
+            record.wins += 1
+        elif game.j_won and not game.i_won:
+            record.losses += 1
+        else:
+            record.draws += 1
+        for level, times in ((i, game.times_i), (j, game.times_j)):
+            for seconds in times:
+                table.clocks[level].add(seconds)
+        if report and record.games == games:
+            first, second = table.levels[i], table.levels[j]
+            report(f"{first} vs {second}: {record.wins}-{record.draws}-{record.losses}")
 
 
 def _derive(tag: str) -> int:
@@ -232,6 +305,8 @@ def run_cli(args: argparse.Namespace, out: TextIO | None = None) -> int:
             raise InvalidOptions(f"an arena needs at least two levels, got {args.levels!r}")
         if args.games < 1:
             raise InvalidOptions(f"--games must be at least 1, got {args.games}")
+        if args.jobs < 1:
+            raise InvalidOptions(f"--jobs must be at least 1, got {args.jobs}")
         unknown = [level for level in levels if level not in game.levels]
         if unknown:
             raise InvalidOptions(f"unknown {game.name} levels {unknown}; known: {game.levels}")
@@ -241,7 +316,7 @@ def run_cli(args: argparse.Namespace, out: TextIO | None = None) -> int:
         return 2
     print(
         f"{game.name} arena: levels {','.join(levels)}, {args.games} games a pairing, "
-        f"seed {args.seed}, options {resolved}",
+        f"seed {args.seed}, {args.jobs} job(s), options {resolved}",
         file=out,
         flush=True,
     )
@@ -249,7 +324,9 @@ def run_cli(args: argparse.Namespace, out: TextIO | None = None) -> int:
     def report(line: str) -> None:
         print(line, file=out, flush=True)
 
-    table = round_robin(game, levels, args.games, args.seed, resolved, report=report)
+    table = round_robin(
+        game, levels, args.games, args.seed, resolved, report=report, jobs=args.jobs
+    )
     print("", file=out)
     print(format_table(table), file=out, flush=True)
     return 0

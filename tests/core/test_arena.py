@@ -121,8 +121,26 @@ def test_the_same_seed_replays_the_same_round_robin():
     assert one.records == two.records
 
 
+def test_worker_processes_play_the_same_round_robin():
+    game = get_game("mancala")
+    levels = ["beginner", "casual", "strong"]
+    lines: list[str] = []
+    alone = round_robin(game, levels, 6, 9, {"seeds": 3})
+    shared = round_robin(game, levels, 6, 9, {"seeds": 3}, lines.append, jobs=2)
+    assert shared.records == alone.records
+    assert [c.moves for c in shared.clocks] == [c.moves for c in alone.clocks]
+    assert lines[0].startswith("beginner vs casual: ") and len(lines) == 3
+
+
 def args(**overrides: Any) -> argparse.Namespace:
-    values = {"game": "mancala", "levels": "beginner,casual", "games": 2, "seed": 1, "option": []}
+    values = {
+        "game": "mancala",
+        "levels": "beginner,casual",
+        "games": 2,
+        "seed": 1,
+        "option": [],
+        "jobs": 1,
+    }
     return argparse.Namespace(**(values | overrides))
 
 
@@ -145,6 +163,7 @@ def test_run_cli_prints_the_table_and_elo():
         ({"levels": "beginner"}, "at least two levels"),
         ({"game": "chess"}, "unknown game 'chess'"),
         ({"games": 0}, "--games must be at least 1"),
+        ({"jobs": 0}, "--jobs must be at least 1"),
     ],
 )
 def test_run_cli_rejects_bad_input_with_exit_code_2(overrides, message, capsys):
