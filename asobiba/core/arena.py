@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, TextIO
 
 from asobiba.core.bots import Bot
@@ -144,6 +145,7 @@ def play_fixture(
     levels: list[str],
     seed: int,
     fixture: Fixture,
+    *,
     opening_plies: int = OPENING_PLIES,
 ) -> Played:
     """Play one game of a round robin; a pure function of its arguments (but for the clocks)."""
@@ -166,12 +168,13 @@ def _play_by_name(
     levels: list[str],
     seed: int,
     fixture: Fixture,
+    *,
     opening_plies: int,
 ) -> Played:
     """``play_fixture`` in a worker process, which finds the game in the registry by name."""
     from asobiba.games import get_game
 
-    return play_fixture(get_game(name), options, levels, seed, fixture, opening_plies)
+    return play_fixture(get_game(name), options, levels, seed, fixture, opening_plies=opening_plies)
 
 
 def round_robin(
@@ -203,20 +206,14 @@ def round_robin(
         for k in range(games)
     ]
     table = Table(levels, {}, [Clock() for _ in levels])
-    if jobs > 1:
-        context = multiprocessing.get_context("forkserver")
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-            played = pool.map(
-                _play_by_name,
-                *zip(
-                    *[(game.name, resolved, levels, seed, f, opening_plies) for f in fixtures],
-                    strict=True,
-                ),
-            )
-            _tally(table, played, games, report)
-    else:
-        played = (play_fixture(game, resolved, levels, seed, f, opening_plies) for f in fixtures)
-        _tally(table, played, games, report)
+    if jobs <= 1:
+        here = partial(play_fixture, game, resolved, levels, seed, opening_plies=opening_plies)
+        _tally(table, map(here, fixtures), games, report)
+        return table
+    worker = partial(_play_by_name, game.name, resolved, levels, seed, opening_plies=opening_plies)
+    context = multiprocessing.get_context("forkserver")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        _tally(table, pool.map(worker, fixtures), games, report)
     return table
 
 

@@ -130,8 +130,8 @@ function scoreText(game) {
 }
 
 function gamesTable(games) {
-  const rows = games.map((game) => {
-    return h(
+  const rows = games.map((game) =>
+    h(
       "tr",
       {},
       cell("records.col.date", when(game.finished_at), { wide: true }),
@@ -148,8 +148,8 @@ function gamesTable(games) {
           t("records.replay"),
         ),
       ),
-    );
-  });
+    ),
+  );
   return h(
     "div",
     { class: "table-wrap" },
