@@ -7,6 +7,8 @@ export function h(tag, attrs = {}, ...children) {
     if (value === null || value === undefined || value === false) continue;
     if (name === "class") node.className = value;
     else if (name === "dataset") Object.assign(node.dataset, value);
+    // Through the CSSOM: the Content-Security-Policy refuses style attributes.
+    else if (name === "style") node.style.cssText = value;
     else if (name.startsWith("on") && typeof value === "function") {
       node.addEventListener(name.slice(2), value);
     } else node.setAttribute(name, value === true ? "" : String(value));
