@@ -13,11 +13,13 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.sessions import SessionMiddleware
 
+from asobiba.games import get_game
 from asobiba.server import api, pages, sockets
 from asobiba.server.botpool import BotPool
 from asobiba.server.db import make_engine, migrate, session_factory
 from asobiba.server.hub import Hub
 from asobiba.server.identity import ensure_player_id
+from asobiba.server.recovery import finish_interrupted
 from asobiba.server.settings import MAX_BODY_BYTES, Settings
 from asobiba.server.store import Store
 
@@ -34,6 +36,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await asyncio.to_thread(finish_interrupted, store, get_game)
         pool = BotPool(bot_workers or settings.bot_workers)
         app.state.hub = Hub(store, pool.choose)
         sweeper = asyncio.create_task(app.state.hub.sweep_forever())

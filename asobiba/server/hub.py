@@ -14,6 +14,7 @@ from typing import Any
 from asobiba.core.game import Game
 from asobiba.core.options import rule_key
 from asobiba.games import get_game
+from asobiba.server.recovery import finish_if_over
 from asobiba.server.rooms import BotChooser, Room
 from asobiba.server.store import Store, StoredRoom
 
@@ -62,6 +63,7 @@ class Hub:
             if stored is None:
                 return None
             room = Room(stored, self._games(stored.game), self.store, self._choose)
+            await asyncio.to_thread(finish_if_over, self.store, room.game, stored, room.state)
             self._rooms[room_id] = room
             room.schedule()
             return room

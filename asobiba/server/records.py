@@ -7,25 +7,29 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from asobiba.core.game import Game
 from asobiba.core.options import rule_key
 from asobiba.server.db import Result
 
-if TYPE_CHECKING:
-    from asobiba.server.rooms import Room
 
-
-def results_for(room: Room, state: Any, outcome: dict[str, Any]) -> list[Result]:
+def results_for(
+    room_id: str,
+    game: Game[Any],
+    options: dict[str, Any],
+    seats: list[dict[str, Any]],
+    outcome: dict[str, Any],
+) -> list[Result]:
     """One ``Result`` per person in a game against bots (games between people come later)."""
-    bots = [spec["bot"] for spec in room.seats if "bot" in spec]
+    bots = [spec["bot"] for spec in seats if "bot" in spec]
     if not bots:
         return []
-    resolved = room.game.resolve_options(room.options)
+    resolved = game.resolve_options(options)
     results = []
     scores = outcome["scores"]
     winners = outcome["winners"]
-    for seat, spec in enumerate(room.seats):
+    for seat, spec in enumerate(seats):
         if "player" not in spec:
             continue
         if not winners:
@@ -37,9 +41,9 @@ def results_for(room: Room, state: Any, outcome: dict[str, Any]) -> list[Result]
         best_other = max(s for i, s in enumerate(scores) if i != seat)
         results.append(
             Result(
-                room_id=room.id,
+                room_id=room_id,
                 player_id=spec["player"],
-                game=room.game.name,
+                game=game.name,
                 rule_key=rule_key(resolved),
                 options=resolved,
                 level=bots[0],

@@ -16,10 +16,10 @@ from typing import Any, Protocol
 
 from asobiba.core.errors import GameError
 from asobiba.core.game import Game
-from asobiba.server.db import Result
 from asobiba.server.protocol import RoomError
 from asobiba.server.records import results_for
-from asobiba.server.store import Store, StoredRoom
+from asobiba.server.recovery import replay
+from asobiba.server.store import Finish, Store, StoredRoom
 
 log = logging.getLogger(__name__)
 
@@ -53,13 +53,7 @@ class Room:
         self._choose = choose
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
-        self.state = game.new_state(stored.options, len(stored.seats), stored.seed)
-        for seat, action, at in stored.events:
-            self.state = (
-                game.advance(self.state, at)
-                if action is None
-                else game.apply(self.state, seat, action, at)
-            )
+        self.state = replay(game, stored)
         self.seq = len(stored.events)
         self._tasks: set[asyncio.Task[None]] = set()
         self._thinking: set[int] = set()
@@ -107,6 +101,10 @@ class Room:
             **self.view(seat),
         }
 
+    def finish(self, outcome: dict[str, Any]) -> Finish:
+        """What the game's end writes beside its last event."""
+        return Finish(outcome, results_for(self.id, self.game, self.options, self.seats, outcome))
+
     # --- acting --------------------------------------------------------------------------------
 
     async def act(self, seat: int | None, action: Any) -> None:
@@ -127,10 +125,10 @@ class Room:
         else:
             new = self.game.apply(self.state, seat, action, at)  # raises on illegal: no change
         outcome = self.game.outcome(new)
-        await asyncio.to_thread(self.store.append_event, self.id, self.seq + 1, seat, action, at)
-        if outcome is not None:
-            results: list[Result] = results_for(self, new, outcome)
-            await asyncio.to_thread(self.store.finish_room, self.id, outcome, results)
+        finish = None if outcome is None else self.finish(outcome)
+        await asyncio.to_thread(
+            self.store.append_event, self.id, self.seq + 1, seat, action, at, finish
+        )
         self.state = new
         self.seq += 1
         for connection in list(self.connections):

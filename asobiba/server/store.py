@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from asobiba.server.db import Player, Result, RoomEvent, RoomRow
@@ -24,8 +24,32 @@ class StoredRoom:
     outcome: dict[str, Any] | None
 
 
+@dataclass(frozen=True)
+class Finish:
+    """What the end of a game writes: the room's outcome and one result per person."""
+
+    outcome: dict[str, Any]
+    results: list[Result]
+
+
 def now() -> datetime:
     return datetime.now(UTC)
+
+
+def _finish(session: Session, room_id: str, finish: Finish) -> bool:
+    """Set the room's outcome and add its results, unless another writer already did."""
+    finished_at = now()
+    marked = session.execute(
+        update(RoomRow)
+        .where(RoomRow.id == room_id, RoomRow.finished_at.is_(None))
+        .values(finished_at=finished_at, outcome=finish.outcome)
+    )
+    if marked.rowcount != 1:  # type: ignore[attr-defined]
+        return False
+    for result in finish.results:
+        result.finished_at = finished_at
+        session.add(result)
+    return True
 
 
 class Store:
@@ -62,20 +86,32 @@ class Store:
             )
 
     def append_event(
-        self, room_id: str, seq: int, seat: int | None, action: dict[str, Any] | None, at: float
+        self,
+        room_id: str,
+        seq: int,
+        seat: int | None,
+        action: dict[str, Any] | None,
+        at: float,
+        finish: Finish | None = None,
     ) -> None:
+        """Log one event; with ``finish`` (the event ends the game) mark the room finished and
+        write its results in the same transaction, so a crash can never keep the one without
+        the other."""
         with self.sessions.begin() as session:
             session.add(RoomEvent(room_id=room_id, seq=seq, seat=seat, action=action, at=at))
+            if finish is not None:
+                session.flush()
+                _finish(session, room_id, finish)
 
-    def finish_room(self, room_id: str, outcome: dict[str, Any], results: list[Result]) -> None:
+    def finish_room(self, room_id: str, finish: Finish) -> bool:
+        """Mark a room finished whose log already ends the game (repair after a crash of an
+        older version). Idempotent: False, and nothing written, if it is already finished."""
         with self.sessions.begin() as session:
-            row = session.get(RoomRow, room_id)
-            assert row is not None, room_id
-            row.finished_at = now()
-            row.outcome = outcome
-            for result in results:
-                result.finished_at = row.finished_at
-                session.add(result)
+            return _finish(session, room_id, finish)
+
+    def unfinished_room_ids(self) -> list[str]:
+        with self.sessions() as session:
+            return list(session.scalars(select(RoomRow.id).where(RoomRow.finished_at.is_(None))))
 
     def load_room(self, room_id: str) -> StoredRoom | None:
         with self.sessions() as session:

@@ -1,0 +1,52 @@
+"""Rebuilding a game from its stored log, and finishing games a crash left unfinished.
+
+Since the final event, the room's finish and its results are written in one transaction
+(``Store.append_event``), a crash can no longer split them; older versions wrote them in two
+steps, so a database may hold logs that end the game in a room never marked finished. Those are
+repaired at start-up and whenever such a room is rebuilt.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from asobiba.core.game import Game
+from asobiba.server.records import results_for
+from asobiba.server.store import Finish, Store, StoredRoom
+
+log = logging.getLogger(__name__)
+
+
+def replay(game: Game[Any], stored: StoredRoom) -> Any:
+    """The state after every stored event: timed events through ``advance``, the rest through
+    ``apply``, each at the time it happened."""
+    state = game.new_state(stored.options, len(stored.seats), stored.seed)
+    for seat, action, at in stored.events:
+        state = game.advance(state, at) if action is None else game.apply(state, seat, action, at)
+    return state
+
+
+def finish_if_over(store: Store, game: Game[Any], stored: StoredRoom, state: Any) -> bool:
+    """Write the finish of a room whose log ends the game but which is not marked finished."""
+    outcome = game.outcome(state)
+    if stored.finished or outcome is None:
+        return False
+    results = results_for(stored.id, game, stored.options, stored.seats, outcome)
+    return store.finish_room(stored.id, Finish(outcome, results))
+
+
+def finish_interrupted(store: Store, games: Callable[[str], Game[Any]]) -> list[str]:
+    """Repair every unfinished room whose log ends the game; returns their ids."""
+    repaired = []
+    for room_id in store.unfinished_room_ids():
+        stored = store.load_room(room_id)
+        if stored is None:
+            continue
+        game = games(stored.game)
+        if finish_if_over(store, game, stored, replay(game, stored)):
+            repaired.append(room_id)
+    if repaired:
+        log.warning("finished %d game(s) a crash had left unfinished", len(repaired))
+    return repaired
