@@ -20,14 +20,17 @@ from asobiba.server.db import make_engine, migrate, session_factory
 from asobiba.server.hub import Hub
 from asobiba.server.identity import ensure_player_id
 from asobiba.server.recovery import finish_interrupted
-from asobiba.server.settings import MAX_BODY_BYTES, Settings
+from asobiba.server.settings import MAX_BODY_BYTES, Settings, SocketLimits
 from asobiba.server.store import Store
 
 TEN_YEARS = 10 * 365 * 24 * 3600
 
 
 def create_app(
-    database_url: str | None = None, secret_key: str | None = None, bot_workers: int | None = None
+    database_url: str | None = None,
+    secret_key: str | None = None,
+    bot_workers: int | None = None,
+    socket_limits: SocketLimits | None = None,
 ) -> FastAPI:
     settings = Settings.load(database_url, secret_key)
     engine = make_engine(settings.database_url)
@@ -51,6 +54,7 @@ def create_app(
             engine.dispose()
 
     app = FastAPI(title="asobiba", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.socket_limits = socket_limits or SocketLimits()
     app.include_router(api.router)
     app.include_router(sockets.router)
     app.include_router(pages.router)

@@ -12,6 +12,11 @@ from typing import Any
 
 from asobiba.server.settings import MAX_MESSAGE_BYTES
 
+CLOSE_NOT_READING = 4408
+"""Close code for a client whose unread messages filled its outbox."""
+CLOSE_RATE_LIMITED = 4429
+"""Close code for a client that sent faster than ``SocketLimits`` allow."""
+
 
 class RoomError(Exception):
     """A request the room refuses; ``code`` is stable and sent to the client."""
@@ -43,6 +48,8 @@ def parse_client_message(text: str) -> ClientMessage:
         data = json.loads(text)
     except ValueError as error:
         raise RoomError("bad_json", f"not JSON: {error}") from None
+    except RecursionError:
+        raise RoomError("bad_json", "not JSON this server reads: nested too deep") from None
     if not isinstance(data, dict):
         raise RoomError("bad_message", "a message is a JSON object with a 'type'")
     kind = data.get("type")

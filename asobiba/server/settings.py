@@ -12,7 +12,19 @@ from platformdirs import user_data_dir
 MAX_MESSAGE_BYTES = 4096
 """Largest WebSocket text message a client may send; longer ones get ``too_large``."""
 MAX_BODY_BYTES = 16 * 1024
-"""Largest HTTP request body accepted; longer ones get 413."""
+"""Largest HTTP request body accepted, however it is framed; longer ones get 413."""
+
+
+@dataclass(frozen=True)
+class SocketLimits:
+    """What one room socket may cost the server, whatever its client does."""
+
+    outbox: int = 128
+    """Messages waiting for a client that does not read; one more closes the socket."""
+    per_second: float = 10.0
+    """Messages a client may send per second, sustained (a person sends far fewer)."""
+    burst: int = 30
+    """Messages a client may send at once before the sustained rate applies."""
 
 
 def data_dir() -> Path:

@@ -1,36 +1,157 @@
-"""The room WebSocket: one per player; translates frames to room calls and back."""
+"""The room WebSocket: one per player; translates frames to room calls and back.
+
+Whatever a client sends or fails to read, it costs the server a bounded amount: every frame gets
+an answer or an error (never a traceback), messages past ``SocketLimits`` get ``rate_limited``
+and a close, and a client that stops reading is closed once its outbox is full.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from typing import Any
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+import anyio
+import anyio.abc
+from fastapi import APIRouter, WebSocket
+from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 
 from asobiba.core.errors import GameError
 from asobiba.server.identity import player_id
-from asobiba.server.protocol import Act, RoomError, error_message, parse_client_message
+from asobiba.server.protocol import (
+    CLOSE_NOT_READING,
+    CLOSE_RATE_LIMITED,
+    Act,
+    RoomError,
+    error_message,
+    parse_client_message,
+)
+from asobiba.server.rooms import Room
+from asobiba.server.settings import SocketLimits
 
 router = APIRouter()
 
+CLOSE_WAIT_SECONDS = 5.0
+"""How long a close may wait for a client to take its last messages before it is dropped."""
+
+Close = tuple[int, str]
+
+
+class TokenBucket:
+    """``burst`` messages at once, then ``per_second`` on average."""
+
+    def __init__(self, per_second: float, burst: int) -> None:
+        self.per_second = per_second
+        self.burst = burst
+        self.tokens = float(burst)
+        self.checked = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.checked) * self.per_second)
+        self.checked = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
 
 class SocketConnection:
-    """A seat's socket with its own outbox, so a slow client never holds the room's lock."""
+    """A seat's socket with its own bounded outbox, so a slow client never holds the room."""
 
-    def __init__(self, websocket: WebSocket, seat: int | None) -> None:
+    def __init__(self, websocket: WebSocket, seat: int | None, limits: SocketLimits) -> None:
         self.websocket = websocket
         self.seat = seat
-        self.outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.outbox: asyncio.Queue[dict[str, Any] | Close] = asyncio.Queue(limits.outbox)
+        self.bucket = TokenBucket(limits.per_second, limits.burst)
+        self.sync_queued = False
+        """A sync waits in the outbox: a further request adds nothing it would not say."""
+        self.stalled: Close | None = None
+        self._group: anyio.abc.TaskGroup | None = None
+        self._pumped = anyio.Event()
 
-    def send(self, message: dict[str, Any]) -> None:
-        self.outbox.put_nowait(message)
+    def send(self, message: dict[str, Any] | Close) -> None:
+        """Queue a message (or, last, the close to send); never blocks the room."""
+        if self.stalled is not None:
+            return
+        try:
+            self.outbox.put_nowait(message)
+        except asyncio.QueueFull:
+            self.stalled = CLOSE_NOT_READING, f"not reading: {self.outbox.maxsize} messages unread"
+            if self._group is not None:
+                self._group.cancel_scope.cancel()
+            return
+        if isinstance(message, dict) and message["type"] == "sync":
+            self.sync_queued = True
 
-    async def pump(self) -> None:
+    async def serve(self, room: Room) -> None:
+        """Read and write until the client leaves or breaks a limit, then close."""
+        async with anyio.create_task_group() as group:
+            self._group = group
+            group.start_soon(self._pump)
+            limited = await self._read(room)
+            if limited is not None:
+                # The pump sends the rate_limited error already queued, then this close.
+                self.send(limited)
+                with anyio.move_on_after(CLOSE_WAIT_SECONDS):
+                    await self._pumped.wait()
+            group.cancel_scope.cancel()
+        if self.stalled is not None:
+            await self._close(*self.stalled)
+
+    async def _close(self, code: int, reason: str) -> None:
+        with anyio.move_on_after(CLOSE_WAIT_SECONDS), contextlib.suppress(WebSocketDisconnected):
+            await self.websocket.close(code, reason)
+
+    async def _pump(self) -> None:
+        try:
+            while True:
+                message = await self.outbox.get()
+                if isinstance(message, tuple):
+                    await self._close(*message)
+                    return
+                if message["type"] == "sync":
+                    self.sync_queued = False
+                await self.websocket.send_json(message)
+        except (WebSocketDisconnect, WebSocketDisconnected):
+            assert self._group is not None
+            self._group.cancel_scope.cancel()  # the client is gone: stop reading too
+        finally:
+            self._pumped.set()
+
+    async def _read(self, room: Room) -> Close | None:
+        """Handle frames until the client leaves (None) or sends too fast (the close to send)."""
         while True:
-            message = await self.outbox.get()
-            await self.websocket.send_json(message)
+            frame = await self.websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                return None
+            if not self.bucket.take():
+                self.send(
+                    error_message(
+                        "rate_limited",
+                        f"more than {self.bucket.per_second:g} messages a second; closing",
+                    )
+                )
+                return CLOSE_RATE_LIMITED, "rate limited"
+            await self._handle(room, frame)
+
+    async def _handle(self, room: Room, frame: dict[str, Any]) -> None:
+        try:
+            text = frame.get("text")
+            if text is None:
+                raise RoomError("bad_message", "messages are JSON text frames, not binary")
+            message = parse_client_message(text)
+            if isinstance(message, Act):
+                await room.act(self.seat, message.action)
+            elif not self.sync_queued:
+                async with room.lock:
+                    self.send(room.sync_message(self.seat))
+        except RoomError as error:
+            self.send(error_message(error.code, error.message))
+        except GameError as error:
+            self.send(error_message(error.code, str(error)))
 
 
 def same_origin(websocket: WebSocket) -> bool:
@@ -54,31 +175,14 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
         await websocket.send_json(error_message("unknown_room", f"no room {room_id!r}"))
         await websocket.close(code=4404)
         return
-    connection = SocketConnection(websocket, room.seat_of(player_id(websocket)))
+    limits: SocketLimits = websocket.app.state.socket_limits
+    connection = SocketConnection(websocket, room.seat_of(player_id(websocket)), limits)
     room.join(connection)  # before any await: see Hub.release
-    pump: asyncio.Task[None] | None = None
     try:
         await websocket.accept()
-        pump = asyncio.create_task(connection.pump())
-        while True:
-            text = await websocket.receive_text()
-            try:
-                message = parse_client_message(text)
-                if isinstance(message, Act):
-                    await room.act(connection.seat, message.action)
-                else:
-                    async with room.lock:
-                        connection.send(room.sync_message(connection.seat))
-            except RoomError as error:
-                connection.send(error_message(error.code, error.message))
-            except GameError as error:
-                connection.send(error_message(error.code, str(error)))
+        await connection.serve(room)
     except WebSocketDisconnect:
         pass
     finally:
         room.connections.discard(connection)
-        if pump is not None:
-            pump.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await pump
         await hub.release(room)

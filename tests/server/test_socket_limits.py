@@ -1,0 +1,133 @@
+"""What one socket may cost the server: a client that sends too fast is told and closed, one that
+stops reading is closed once its outbox is full, repeated syncs coalesce, odd frames get errors."""
+
+from __future__ import annotations
+
+import json
+import socket
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+from websockets.exceptions import ConnectionClosed
+
+from asobiba.server.app import create_app
+from asobiba.server.protocol import CLOSE_NOT_READING, CLOSE_RATE_LIMITED
+from asobiba.server.settings import SocketLimits
+from tests.server.servers import Guest, thread_server
+
+Start = Callable[..., dict[str, Any]]
+
+
+def test_a_binary_frame_gets_bad_message_and_the_socket_stays_open(
+    client: TestClient, start: Start
+) -> None:
+    room = start(client)
+    with client.websocket_connect(room["ws"]) as ws:
+        before = ws.receive_json()
+        ws.send_bytes(b'{"type": "sync"}')
+        error = ws.receive_json()
+        assert (error["type"], error["code"]) == ("error", "bad_message")
+        ws.send_json({"type": "sync"})
+        assert ws.receive_json()["seq"] == before["seq"]
+
+
+def test_json_nested_too_deep_gets_bad_json_and_the_socket_stays_open(
+    client: TestClient, start: Start, caplog: pytest.LogCaptureFixture
+) -> None:
+    room = start(client)
+    with client.websocket_connect(room["ws"]) as ws:
+        ws.receive_json()
+        deep = "[" * 1000 + "]" * 1000
+        assert len(deep) <= 2048
+        ws.send_text(deep)
+        error = ws.receive_json()
+        assert (error["type"], error["code"]) == ("error", "bad_json")
+        ws.send_text('{"type": "act", "action": ' + "{" * 900 + "}" * 900 + "}")
+        assert ws.receive_json()["code"] == "bad_json"
+        ws.send_json({"type": "act", "action": {"pit": 2}})
+        assert ws.receive_json()["type"] == "event"
+    assert "Traceback" not in caplog.text
+
+
+def test_a_client_sending_too_fast_gets_rate_limited_then_a_close(sqlite_url: str) -> None:
+    limits = SocketLimits(per_second=1.0, burst=5)
+    app = create_app(sqlite_url, secret_key="s", bot_workers=1, socket_limits=limits)
+    with TestClient(app) as client:
+        room = client.post("/api/rooms", json={"game": "mancala", "level": "beginner"}).json()
+        with client.websocket_connect(room["ws"]) as ws:
+            ws.receive_json()
+            for _ in range(6):
+                ws.send_json({"type": "sync"})
+            received = []
+            with pytest.raises(WebSocketDisconnect) as closed:
+                while True:
+                    received.append(ws.receive_json())
+        assert closed.value.code == CLOSE_RATE_LIMITED
+        assert closed.value.reason == "rate limited"
+        assert [m["type"] for m in received[:-1]] == ["sync"] * (len(received) - 1)
+        assert received[-1]["type"] == "error"
+        assert received[-1]["code"] == "rate_limited"
+        # A new socket starts with a full allowance.
+        with client.websocket_connect(room["ws"]) as ws:
+            assert ws.receive_json()["type"] == "sync"
+
+
+def not_reading_socket() -> socket.socket:
+    """A TCP socket with the smallest receive buffer, so unread data backs up into the server."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+    return sock
+
+
+def test_a_client_that_does_not_read_is_closed_once_its_outbox_is_full(sqlite_url: str) -> None:
+    limits = SocketLimits(outbox=8, per_second=100_000, burst=100_000)
+    app = create_app(sqlite_url, secret_key="s", bot_workers=1, socket_limits=limits)
+    with thread_server(app) as base:
+        guest = Guest(base)
+        room = guest.new_room()
+        sock = not_reading_socket()
+        sock.connect(("127.0.0.1", int(base.rsplit(":", 1)[1])))
+        # Errors are not coalesced: each bad message queues one answer the client never takes.
+        with guest.socket(room["ws"], sock=sock, compression=None, max_queue=1) as ws:
+            assert json.loads(ws.recv(timeout=10))["type"] == "sync"
+            try:
+                for _ in range(20_000):
+                    ws.send('{"type": "nonsense", "padding": "' + "x" * 1000 + '"}')
+            except ConnectionClosed:
+                pass
+            codes = []
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    codes.append(json.loads(ws.recv(timeout=30))["code"])
+        assert set(codes) == {"bad_message"}
+        assert closed.value.rcvd is not None
+        assert closed.value.rcvd.code == CLOSE_NOT_READING
+        assert "not reading" in closed.value.rcvd.reason
+        # The room goes on for everyone else.
+        with guest.socket(room["ws"]) as ws:
+            assert json.loads(ws.recv(timeout=10))["type"] == "sync"
+
+
+def test_repeated_syncs_coalesce_while_the_client_is_not_reading(sqlite_url: str) -> None:
+    limits = SocketLimits(outbox=8, per_second=100_000, burst=100_000)
+    app = create_app(sqlite_url, secret_key="s", bot_workers=1, socket_limits=limits)
+    with thread_server(app) as base:
+        guest = Guest(base)
+        room = guest.new_room()
+        sock = not_reading_socket()
+        sock.connect(("127.0.0.1", int(base.rsplit(":", 1)[1])))
+        sent = 5000
+        with guest.socket(room["ws"], sock=sock, compression=None, max_queue=1) as ws:
+            for _ in range(sent):
+                ws.send('{"type": "sync"}')
+            ws.send(json.dumps({"type": "act", "action": {"pit": 2}}))  # 4 stones: extra turn
+            messages = []
+            while not messages or messages[-1]["type"] != "event":
+                messages.append(json.loads(ws.recv(timeout=30)))
+        syncs = [m for m in messages if m["type"] == "sync"]
+        assert len(syncs) < sent / 2, "queued syncs were not coalesced"
+        assert all(m["type"] == "sync" for m in messages[:-1])
+        assert messages[-1]["seq"] == 1, "the socket stayed open and in order"
