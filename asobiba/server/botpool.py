@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
+import os
+import select
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -17,11 +22,44 @@ def choose(
     return get_game(game).make_bot(level, seed).choose(observation, legal)
 
 
+def exit_with(server_pid: int) -> None:
+    """Worker initializer: end this worker when the server process ends, however it ended.
+
+    A worker's parent is the forkserver, not the server, and a server killed with SIGKILL runs
+    no shutdown code, so without this the workers would wait for work forever; and since each
+    worker holds the forkserver's and the resource tracker's pipes, those would stay too.
+    """
+
+    def watch() -> None:
+        if hasattr(os, "pidfd_open"):  # Linux: told by the kernel the moment the server ends
+            with contextlib.suppress(ProcessLookupError):  # already gone
+                select.select([os.pidfd_open(server_pid)], [], [])
+        else:
+            while _running(server_pid):
+                time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-server", daemon=True).start()
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
 class BotPool:
     def __init__(self, workers: int) -> None:
         # forkserver: forking the multi-threaded server process itself is not safe.
         context = multiprocessing.get_context("forkserver")
-        self._executor = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+        self._executor = ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=context,
+            initializer=exit_with,
+            initargs=(os.getpid(),),
+        )
 
     async def choose(
         self,
