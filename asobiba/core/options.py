@@ -75,6 +75,14 @@ def resolve_options(specs: list[OptionSpec], options: Mapping[str, Any]) -> dict
     return resolved
 
 
+def offered_only(specs: list[OptionSpec], options: Mapping[str, Any]) -> None:
+    """Refuse options the engine takes but the site does not offer (``ui=False``), so a game
+    started from outside the site is always one a player could have chosen."""
+    hidden = sorted(spec.key for spec in specs if not spec.ui and spec.key in options)
+    if hidden:
+        raise InvalidOptions(f"option {hidden[0]!r} is not offered on this site")
+
+
 def rule_key(resolved: Mapping[str, Any]) -> str:
     """A stable, readable name of a resolved rule set, e.g. ``capture=standard,seeds=4,...``."""
     return ",".join(f"{k}={_text(v)}" for k, v in sorted(resolved.items()))

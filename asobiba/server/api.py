@@ -10,6 +10,7 @@ from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from asobiba.core.errors import InvalidOptions
+from asobiba.core.options import offered_only
 from asobiba.games import game_names, get_game
 from asobiba.server.identity import ensure_player_id, player_id
 from asobiba.server.records import game_list, summarize
@@ -31,7 +32,8 @@ def _game(name: str) -> Any:
     try:
         return get_game(name)
     except KeyError as error:
-        raise HTTPException(404, detail={"code": "unknown_game", "message": str(error)}) from None
+        message = str(error.args[0])  # str(KeyError) would quote it
+        raise HTTPException(404, detail={"code": "unknown_game", "message": message}) from None
 
 
 @router.get("/games")
@@ -70,6 +72,7 @@ async def new_room(body: NewRoom, request: Request) -> dict[str, Any]:
     seats: list[dict[str, Any]] = [{"bot": body.level}, {"bot": body.level}]
     seats[seat] = {"player": person}
     try:
+        offered_only(game.options_spec(), body.options)
         room = await hub.create(body.game, body.options, seats, rng.randrange(2**31))
     except InvalidOptions as error:
         raise HTTPException(400, detail={"code": error.code, "message": str(error)}) from None

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
-from typing import Any
 
 from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
@@ -18,7 +17,8 @@ from asobiba.server import api, pages, sockets
 from asobiba.server.botpool import BotPool
 from asobiba.server.db import make_engine, migrate, session_factory
 from asobiba.server.hub import Hub
-from asobiba.server.identity import ensure_player_id
+from asobiba.server.identity import GuestId
+from asobiba.server.middleware import BodyLimit, SecurityHeaders
 from asobiba.server.recovery import finish_interrupted
 from asobiba.server.settings import MAX_BODY_BYTES, Settings, SocketLimits
 from asobiba.server.store import Store
@@ -53,21 +53,20 @@ def create_app(
             pool.close()
             engine.dispose()
 
-    app = FastAPI(title="asobiba", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = FastAPI(
+        title="asobiba",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url="/openapi.json" if settings.openapi else None,
+    )
     app.state.socket_limits = socket_limits or SocketLimits()
     app.include_router(api.router)
     app.include_router(sockets.router)
     app.include_router(pages.router)
     pages.mount_static(app)
 
-    @app.middleware("http")
-    async def guard(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Any:
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
-            return _error(413, "too_large", f"request bodies are limited to {MAX_BODY_BYTES} bytes")
-        ensure_player_id(request)
-        return await call_next(request)
-
+    app.add_middleware(GuestId)
     app.add_middleware(
         SessionMiddleware,
         secret_key=settings.secret_key,
@@ -75,6 +74,8 @@ def create_app(
         max_age=TEN_YEARS,
         same_site="lax",
     )
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+    app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_body(_request: Request, error: RequestValidationError) -> JSONResponse:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 
 from starlette.requests import HTTPConnection
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 SESSION_KEY = "player"
 
@@ -21,3 +22,16 @@ def ensure_player_id(connection: HTTPConnection) -> str:
         current = str(uuid.uuid4())
         connection.session[SESSION_KEY] = current
     return current
+
+
+class GuestId:
+    """Middleware (inside the session middleware): every visit has a guest id from its first
+    request on, so the cookie is set by whatever page comes first."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            ensure_player_id(HTTPConnection(scope))
+        await self.app(scope, receive, send)

@@ -38,6 +38,8 @@ class Settings:
     database_url: str
     secret_key: str
     bot_workers: int = 2
+    openapi: bool = False
+    """Serve the API's schema at /openapi.json (``ASOBIBA_OPENAPI=1``); off for visitors."""
 
     @classmethod
     def load(cls, database_url: str | None = None, secret_key: str | None = None) -> Settings:
@@ -47,7 +49,8 @@ class Settings:
             directory = data_dir()
             url = url or f"sqlite:///{directory / 'asobiba.sqlite3'}"
             key = key or _stored_secret(directory / "secret_key")
-        return cls(database_url=url, secret_key=key)
+        openapi = os.environ.get("ASOBIBA_OPENAPI", "") in {"1", "true", "yes"}
+        return cls(database_url=url, secret_key=key, openapi=openapi)
 
 
 def _stored_secret(path: Path) -> str:

@@ -241,7 +241,9 @@ def test_a_dropped_socket_reconnects_and_server_errors_are_shown(new_page: Any) 
     page.wait_for_function(YOUR_MOVE_OR_OVER)
     before = counts(page)
     page.evaluate("window.__sockets.at(-1).close()")
-    page.wait_for_function("window.__sockets.length === 2 && window.__sockets[1].readyState === 1")
+    page.wait_for_function(
+        "() => window.__sockets.length === 2 && window.__sockets[1].readyState === 1"
+    )
     page.wait_for_function(YOUR_MOVE_OR_OVER)
     assert counts(page) == before
     # An illegal action sent past the UI: the server's error appears as a toast.

@@ -71,7 +71,7 @@ def test_game_list_is_newest_first() -> None:
 def test_stored_times_come_back_in_utc_on_sqlite(
     client: TestClient, start: Callable[..., dict[str, Any]]
 ) -> None:
-    room = start(client, options={"seeds": 3, "pits": 3})
+    room = start(client, options={"seeds": 3})
     with client.websocket_connect(room["ws"]) as ws:
         message = ws.receive_json()
         while message["obs"]["outcome"] is None:
