@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 import anyio
 import anyio.abc
 from fastapi import APIRouter, WebSocket
+from starlette.responses import PlainTextResponse
 from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 
 from asobiba.core.errors import GameError
@@ -166,7 +167,8 @@ def same_origin(websocket: WebSocket) -> bool:
 @router.websocket("/ws/rooms/{room_id}")
 async def room_socket(websocket: WebSocket, room_id: str) -> None:
     if not same_origin(websocket):
-        await websocket.close(code=4403, reason="cross-origin socket refused")
+        refusal = PlainTextResponse("cross-origin socket refused", status_code=403)
+        await websocket.send_denial_response(refusal)
         return
     hub = websocket.app.state.hub
     room = await hub.get(room_id)

@@ -11,11 +11,12 @@ from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
+from websockets.exceptions import InvalidStatus
 
 from asobiba.server.app import create_app
 from asobiba.server.middleware import CONTENT_SECURITY_POLICY
 from asobiba.server.settings import MAX_BODY_BYTES
-from tests.server.servers import thread_server
+from tests.server.servers import Guest, thread_server
 
 
 def test_a_chunked_body_over_the_limit_is_refused(client: TestClient) -> None:
@@ -112,3 +113,14 @@ def test_options_the_site_does_not_offer_are_refused(client: TestClient) -> None
         "message": "option 'pits' is not offered on this site",
     }
     assert client.get("/api/records/mancala").json() == {"rows": [], "games": []}
+
+
+def test_a_cross_origin_handshake_gets_http_403_over_real_tcp(sqlite_url: str) -> None:
+    app = create_app(sqlite_url, secret_key="s", bot_workers=1)
+    with thread_server(app) as base:
+        guest = Guest(base)
+        room = guest.new_room()
+        with pytest.raises(InvalidStatus) as refused:
+            guest.socket(room["ws"], origin="https://evil.example")
+        assert refused.value.response.status_code == 403
+        assert refused.value.response.body == b"cross-origin socket refused"
