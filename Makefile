@@ -28,14 +28,13 @@ browser:
 	@command -v chromium >/dev/null || [ "$$(id -u)" != 0 ] || \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
 
-test: $(VENV)/.installed-test browser
-	$(BIN)/ruff check asobiba tests bench
-	$(BIN)/ruff format --check asobiba tests bench
+test: lint browser
 	$(BIN)/python -m pytest -q
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check asobiba tests bench
 	$(BIN)/ruff format --check asobiba tests bench
+	$(BIN)/mypy
 
 format: $(VENV)/.installed-test
 	$(BIN)/ruff format asobiba tests bench
@@ -46,6 +45,7 @@ golden: $(VENV)/.installed-test
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python bench/mancala_speed.py
+	$(BIN)/python bench/load.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache

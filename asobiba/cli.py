@@ -33,9 +33,9 @@ def main(argv: list[str] | None = None) -> int:
 
     args = parser.parse_args(argv)
     if args.command == "serve":
-        from asobiba.server.main import serve
+        from asobiba.server.main import serve as run_server
 
-        serve(host=args.host, port=args.port, database_url=args.database_url)
+        run_server(host=args.host, port=args.port, database_url=args.database_url)
         return 0
     from asobiba.core.arena import run_cli
 

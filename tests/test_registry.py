@@ -80,6 +80,6 @@ def test_registered_game_plays_a_seeded_random_game_through_the_protocol(game: G
         state = game.apply(state, seat, rng.choice(legal))
     assert game.to_move(state) == frozenset()
     outcome = game.outcome(state)
-    assert json_safe(outcome)
+    assert outcome is not None and json_safe(outcome)
     assert len(outcome["scores"]) == game.min_seats
     assert set(outcome["winners"]) <= set(range(game.min_seats))

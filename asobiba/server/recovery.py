@@ -24,7 +24,11 @@ def replay(game: Game[Any], stored: StoredRoom) -> Any:
     ``apply``, each at the time it happened."""
     state = game.new_state(stored.options, len(stored.seats), stored.seed)
     for seat, action, at in stored.events:
-        state = game.advance(state, at) if action is None else game.apply(state, seat, action, at)
+        if action is None:
+            state = game.advance(state, at)
+        else:
+            assert seat is not None, "only timed events have no seat"
+            state = game.apply(state, seat, action, at)
     return state
 
 

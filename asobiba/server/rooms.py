@@ -123,6 +123,7 @@ class Room:
         if action is None:
             new = self.game.advance(self.state, at)
         else:
+            assert seat is not None, "only timed events have no seat"
             new = self.game.apply(self.state, seat, action, at)  # raises on illegal: no change
         outcome = self.game.outcome(new)
         finish = None if outcome is None else self.finish(outcome)

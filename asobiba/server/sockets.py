@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -138,7 +139,7 @@ class SocketConnection:
                 return CLOSE_RATE_LIMITED, "rate limited"
             await self._handle(room, frame)
 
-    async def _handle(self, room: Room, frame: dict[str, Any]) -> None:
+    async def _handle(self, room: Room, frame: Mapping[str, Any]) -> None:
         try:
             text = frame.get("text")
             if text is None:

@@ -9,12 +9,21 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from asobiba.games import get_game
 from asobiba.server.app import create_app
+from asobiba.server.hub import Hub
 
 Start = Callable[..., dict[str, Any]]
+
+
+def hub_of(client: TestClient) -> Hub:
+    app = client.app
+    assert isinstance(app, FastAPI)
+    hub: Hub = app.state.hub
+    return hub
 
 
 def play_out(client: TestClient, room: dict[str, Any]) -> dict[str, Any]:
@@ -87,7 +96,7 @@ def test_a_finished_room_leaves_memory_when_its_last_socket_closes(
     client: TestClient, start: Start
 ) -> None:
     room = start(client, options={"seeds": 3})
-    hub = client.app.state.hub
+    hub = hub_of(client)
     play_out(client, room)
     assert room["room_id"] not in hub
     assert client.get(f"/api/rooms/{room['room_id']}/replay").status_code == 200
@@ -97,7 +106,7 @@ def test_a_game_left_halfway_is_dropped_and_resumes_on_the_next_socket(
     client: TestClient, start: Start
 ) -> None:
     room = start(client, options={"seeds": 4})
-    hub = client.app.state.hub
+    hub = hub_of(client)
     with client.websocket_connect(room["ws"]) as ws:
         first = ws.receive_json()
         ws.send_json({"type": "act", "action": {"pit": 2}})  # an extra turn: still ours

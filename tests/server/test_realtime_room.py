@@ -152,7 +152,8 @@ def test_the_server_timer_ends_the_window_when_nobody_grabs(tmp_path: Path) -> N
         room = await hub.create("grab", {}, [{"player": "p"}, {"bot": "quick"}], seed=5)
         await room.act(0, {"ring": True})
         await wait_until(lambda: room.over)
-        assert room.game.outcome(room.state)["winners"] == []
+        outcome = room.game.outcome(room.state)
+        assert outcome is not None and outcome["winners"] == []
         stored = store.load_room(room.id)
         assert stored is not None
         timed = stored.events[-1]

@@ -122,7 +122,7 @@ def test_a_finished_game_stores_its_outcome_and_one_result(tmp_path: Path) -> No
         stored = store.load_room(room.id)
         assert stored is not None and stored.finished
         outcome = room.game.outcome(room.state)
-        assert stored.outcome == outcome
+        assert outcome is not None and stored.outcome == outcome
         [result] = store.results("p", "mancala")
         assert (result.score, result.opponent_score) == tuple(outcome["scores"])
         assert result.level == "beginner"

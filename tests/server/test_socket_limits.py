@@ -124,7 +124,7 @@ def test_repeated_syncs_coalesce_while_the_client_is_not_reading(sqlite_url: str
             for _ in range(sent):
                 ws.send('{"type": "sync"}')
             ws.send(json.dumps({"type": "act", "action": {"pit": 2}}))  # 4 stones: extra turn
-            messages = []
+            messages: list[dict[str, Any]] = []
             while not messages or messages[-1]["type"] != "event":
                 messages.append(json.loads(ws.recv(timeout=30)))
         syncs = [m for m in messages if m["type"] == "sync"]

@@ -76,7 +76,9 @@ def legal_of(obs: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("options", option_sets(), ids=lambda o: ",".join(map(str, o.values())))
-def test_every_level_plays_a_legal_action_under_every_option_set(options):
+def test_every_level_plays_a_legal_action_under_every_option_set(
+    options: dict[str, Any],
+) -> None:
     for k, state in enumerate(random_states(options, 2, seed=len(str(options)))):
         (seat,) = GAME.to_move(state)
         legal = GAME.legal_actions(state, seat)
@@ -85,7 +87,7 @@ def test_every_level_plays_a_legal_action_under_every_option_set(options):
             assert choice in legal, (level, options, choice, legal)
 
 
-def test_levels_are_listed_weakest_first_with_both_names():
+def test_levels_are_listed_weakest_first_with_both_names() -> None:
     assert GAME.levels == ["beginner", "casual", "strong", "expert"]
     assert len(LEVELS) >= 4
     for level in LEVELS:
@@ -93,7 +95,7 @@ def test_levels_are_listed_weakest_first_with_both_names():
         assert level.source in ("designed", "rulebook") and level.reason
 
 
-def test_unknown_level_is_a_clear_error():
+def test_unknown_level_is_a_clear_error() -> None:
     with pytest.raises(InvalidOptions, match="unknown mancala bot level 'grandmaster'"):
         make_bot("grandmaster", 1)
     with pytest.raises(InvalidOptions, match="beginner"):
@@ -113,13 +115,13 @@ def play_game(levels: tuple[str, str], seeds: tuple[int, int], options: dict[str
 
 
 @pytest.mark.parametrize("level", ["beginner", "casual", "strong", "expert"])
-def test_a_bot_is_deterministic_for_its_seed(level):
+def test_a_bot_is_deterministic_for_its_seed(level: str) -> None:
     for options in ({}, {"variant": "basic"}):
         first = play_game((level, "beginner"), (7, 8), options)
         assert play_game((level, "beginner"), (7, 8), options) == first
 
 
-def test_a_move_depends_on_the_seed_and_the_position_only():
+def test_a_move_depends_on_the_seed_and_the_position_only() -> None:
     """A bot rebuilt mid-game (a restarted server) chooses as the one that played all along."""
     state = random_states({}, 1, seed=3)[0]
     (seat,) = GAME.to_move(state)
@@ -132,12 +134,12 @@ def test_a_move_depends_on_the_seed_and_the_position_only():
         assert played.choose(obs, legal) == bot(level, 5).choose(obs, legal)
 
 
-def test_the_beginners_games_vary_with_the_seed():
+def test_the_beginners_games_vary_with_the_seed() -> None:
     games = {tuple(play_game(("beginner", "beginner"), (s, s + 100), {})) for s in range(6)}
     assert len(games) > 3
 
 
-def test_the_expert_plays_out_an_extra_turn_chain_to_the_win():
+def test_the_expert_plays_out_an_extra_turn_chain_to_the_win() -> None:
     """Pits 5, 4, 5 all end in the store and empty the side: 25-23. Pit 4 first draws 24-24."""
     obs = observation([[0, 0, 0, 0, 2, 1], [1, 1, 0, 0, 0, 1]], [22, 20])
     rules, board, _ = position(obs)
@@ -154,7 +156,7 @@ def test_the_expert_plays_out_an_extra_turn_chain_to_the_win():
     assert board[6] == 25 and board[13] == 23
 
 
-def test_searching_levels_take_the_big_capture_over_the_extra_turn_that_spoils_it():
+def test_searching_levels_take_the_big_capture_over_the_extra_turn_that_spoils_it() -> None:
     """Pit 2 lands in empty pit 4 and captures the 9 opposite (exactly: +18 at the end); pit 1
     earns an extra turn but sows through pit 4 (+10). The beginner takes the extra turn."""
     obs = observation([[0, 5, 2, 0, 0, 0], [0, 9, 0, 0, 0, 3]], [15, 14])
@@ -192,7 +194,7 @@ def minimax(board: list[int], rules: Rules, player: int, depth: int) -> int:
 @pytest.mark.parametrize(
     "options", [{}, {"capture": "empty", "count_leftovers": False}, {"variant": "basic"}]
 )
-def test_search_values_agree_with_plain_minimax(options):
+def test_search_values_agree_with_plain_minimax(options: dict[str, Any]) -> None:
     resolved = GAME.resolve_options({"pits": 4, **options})
     rules = Rules.from_options(resolved)
     for k, state in enumerate(random_states(resolved, 3, seed=11)):
@@ -206,7 +208,7 @@ def test_search_values_agree_with_plain_minimax(options):
         )
 
 
-def test_the_search_is_exact_when_few_stones_remain():
+def test_the_search_is_exact_when_few_stones_remain() -> None:
     """With a handful of stones every line reaches the end: the value is the true result."""
     resolved = GAME.resolve_options({"pits": 4, "seeds": 3})
     rules = Rules.from_options(resolved)
@@ -214,7 +216,7 @@ def test_the_search_is_exact_when_few_stones_remain():
     checked = 0
     for _ in range(40):
         state = GAME.new_state(resolved, 2, 0)
-        while GAME.outcome(state) is None and sum(map(sum, GAME.observe(state)["pits"])) > 7:
+        while GAME.outcome(state) is None and sum(map(sum, GAME.observe(state, None)["pits"])) > 7:
             (seat,) = GAME.to_move(state)
             state = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
         if GAME.outcome(state) is not None:
@@ -228,7 +230,7 @@ def test_the_search_is_exact_when_few_stones_remain():
 
 
 @pytest.mark.parametrize("options", [{}, {"variant": "basic"}, {"count_leftovers": False}])
-def test_the_expert_beats_random_play(options):
+def test_the_expert_beats_random_play(options: dict[str, Any]) -> None:
     wins = 0
     for k in range(4):
         expert, other = bot("expert", k), RandomBot(k)
@@ -238,11 +240,13 @@ def test_the_expert_beats_random_play(options):
             (seat,) = GAME.to_move(state)
             legal = GAME.legal_actions(state, seat)
             state = GAME.apply(state, seat, seats[seat].choose(GAME.observe(state, seat), legal))
-        wins += GAME.outcome(state)["winners"] == [k % 2]
+        outcome = GAME.outcome(state)
+        assert outcome is not None
+        wins += outcome["winners"] == [k % 2]
     assert wins == 4
 
 
-def test_the_expert_stops_on_its_node_budget():
+def test_the_expert_stops_on_its_node_budget() -> None:
     rules = Rules()
     board = [4] * 6 + [0] + [4] * 6 + [0]
     result = Search(rules, nodes=5000).best(board, 0, 64)
@@ -250,14 +254,14 @@ def test_the_expert_stops_on_its_node_budget():
     assert result.depth >= 4 and not result.exact
 
 
-def test_the_expert_stops_on_its_clock():
+def test_the_expert_stops_on_its_clock() -> None:
     ticks = iter(range(1000))
     search = Search(Rules(), time=50.0, clock=lambda: float(next(ticks)))
     result = search.best([6] * 6 + [0] + [6] * 6 + [0], 0, 64)
     assert result.depth >= 1 and result.nodes < 60 * 1024
 
 
-def test_the_expert_levels_budget_stays_under_a_second():
+def test_the_expert_levels_budget_stays_under_a_second() -> None:
     expert = LEVEL_BY_ID["expert"]
     assert 0 < expert.time <= 0.9 and expert.nodes > 0
 
@@ -265,7 +269,7 @@ def test_the_expert_levels_budget_stays_under_a_second():
 def situations(seed: int, count: int) -> list[tuple[dict[str, Any], set[int], set[int]]]:
     """Random default-Kalah positions with the mover's extra-turn pits and capturing pits."""
     rng = random.Random(seed)
-    found = []
+    found: list[tuple[dict[str, Any], set[int], set[int]]] = []
     while len(found) < count:
         state = random_states({}, 1, seed=rng.randrange(10**6))[0]
         (seat,) = GAME.to_move(state)
@@ -284,7 +288,7 @@ def situations(seed: int, count: int) -> list[tuple[dict[str, Any], set[int], se
     return found
 
 
-def test_the_beginner_sees_its_extra_turns_but_misses_captures():
+def test_the_beginner_sees_its_extra_turns_but_misses_captures() -> None:
     """Human mistakes, not random ones: a new player finds the extra turns the rulebook teaches
     first but overlooks some of its captures (the level's ``sight``)."""
     beginner = make_bot("beginner", 3)
@@ -303,7 +307,7 @@ def test_the_beginner_sees_its_extra_turns_but_misses_captures():
     assert 0.5 < took_capture / had_capture < 0.92
 
 
-def test_stronger_levels_take_captures_more_often():
+def test_stronger_levels_take_captures_more_often() -> None:
     rates = {}
     for level in ("beginner", "casual", "strong"):
         player = bot(level, 3)
@@ -316,7 +320,7 @@ def test_stronger_levels_take_captures_more_often():
     assert rates["beginner"] < rates["casual"] and rates["beginner"] < rates["strong"], rates
 
 
-def test_the_evaluation_is_antisymmetric_and_in_quarter_stones():
+def test_the_evaluation_is_antisymmetric_and_in_quarter_stones() -> None:
     for options in ({}, {"count_leftovers": False}, {"variant": "basic"}):
         rules = Rules.from_options(GAME.resolve_options(options))
         for state in random_states(GAME.resolve_options(options), 4, seed=5):

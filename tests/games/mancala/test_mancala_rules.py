@@ -38,6 +38,13 @@ def play(state: MancalaState, *pits: int) -> MancalaState:
     return state
 
 
+def final(state: MancalaState) -> dict[str, Any]:
+    """The outcome of a state the test expects to be over."""
+    outcome = GAME.outcome(state)
+    assert outcome is not None, "the game is over"
+    return outcome
+
+
 def view(state: MancalaState) -> dict[str, Any]:
     return GAME.observe(state, None)
 
@@ -212,7 +219,7 @@ def test_kalah_game_ends_at_once_when_a_capture_empties_the_opponents_side() -> 
     after = play(position([1, 0, 0, 0, 0, 2], [0, 0, 0, 0, 5, 0], stores=(20, 20)), 0)
     assert GAME.to_move(after) == frozenset()
     assert view(after)["last"]["captured"] == 6
-    assert GAME.outcome(after)["scores"] == [28, 20]
+    assert final(after)["scores"] == [28, 20]
 
 
 def test_kalah_leftover_stones_go_to_the_owner_of_their_side() -> None:
@@ -297,8 +304,8 @@ def test_basic_seat_1_wins_by_emptying_its_side_and_stones_stay_on_the_board() -
     after = play(state, 5)
     assert view(after)["last"]["path"] == [[1, 6], [0, 0]]
     assert board(after) == ([[2, 1, 1, 1, 1, 1], [0] * 6], [20, 21])
-    assert GAME.outcome(after)["winners"] == [1]
-    assert GAME.outcome(after)["left"] == [7, 0]
+    assert final(after)["winners"] == [1]
+    assert final(after)["left"] == [7, 0]
 
 
 def test_basic_game_goes_on_while_the_mover_still_has_stones() -> None:
@@ -354,7 +361,7 @@ def test_capture_empty_does_nothing_on_the_opponents_side() -> None:
 def test_capture_empty_that_empties_the_movers_side_ends_the_game() -> None:
     state = position([1, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 3], stores=(22, 22), capture="empty")
     after = play(state, 0)
-    assert GAME.outcome(after)["scores"] == [23, 25]
+    assert final(after)["scores"] == [23, 25]
 
 
 @pytest.mark.parametrize(
@@ -369,8 +376,8 @@ def test_count_leftovers_false_leaves_the_stones_on_the_board_to_nobody(
     )
     after = play(state, 5)
     assert board(after) == ([[0] * 6, pits1], stores)
-    assert GAME.outcome(after)["scores"] == stores
-    assert GAME.outcome(after)["winners"] == winners
+    assert final(after)["scores"] == stores
+    assert final(after)["winners"] == winners
 
 
 @pytest.mark.parametrize(("count_leftovers", "winners"), [(True, [1]), (False, [0])])
@@ -380,7 +387,7 @@ def test_count_leftovers_decides_who_wins_when_leftovers_would_tip_the_balance(
     state = position(
         [0, 0, 0, 0, 0, 1], [9, 9, 0, 0, 0, 0], stores=(15, 14), count_leftovers=count_leftovers
     )
-    assert GAME.outcome(play(state, 5))["winners"] == winners
+    assert final(play(state, 5))["winners"] == winners
 
 
 def test_pits_option_builds_a_smaller_board_with_the_store_at_position_n() -> None:

@@ -198,4 +198,4 @@ def test_refused_action_leaves_the_state_playable() -> None:
 @pytest.mark.parametrize("seat", [2, -1, True, 1.0, "0"])
 def test_observing_for_a_seat_that_does_not_exist_is_refused(seat: object) -> None:
     with pytest.raises(IllegalAction):
-        GAME.observe(GAME.new_state({}, 2, 0), seat)
+        GAME.observe(GAME.new_state({}, 2, 0), seat)  # type: ignore[arg-type]

@@ -182,7 +182,9 @@ def test_kalah_a_store_holding_more_than_half_the_stones_has_already_won(
     """With 48 stones, 25 in a store decide the game (stores never give stones back)."""
     states, _ = playout(options, seed)
     half = options["pits"] * options["seeds"]
-    winners = GAME.outcome(states[-1])["winners"]
+    outcome = GAME.outcome(states[-1])
+    assert outcome is not None
+    winners = outcome["winners"]
     for state in states:
         for seat, stones in enumerate(GAME.observe(state, None)["stores"]):
             if stones > half:

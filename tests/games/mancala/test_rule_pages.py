@@ -5,9 +5,11 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from asobiba.core.options import OptionSpec
 from asobiba.games.mancala.data import LEVELS
 from asobiba.games.mancala.rules import OPTIONS
 
@@ -22,24 +24,24 @@ def _page(lang: str) -> str:
     return (PAGES / f"rules.{lang}.md").read_text(encoding="utf-8")
 
 
-def _value_text(spec, value, lang: str) -> str:
+def _value_text(spec: OptionSpec, value: Any, lang: str) -> str:
     key = ("true" if value else "false") if isinstance(value, bool) else str(value)
     labels = spec.value_labels.get(key)
     return labels[lang] if labels else key
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_page_exists_and_is_not_empty(lang):
+def test_page_exists_and_is_not_empty(lang: str) -> None:
     assert _page(lang).strip(), f"rules.{lang}.md is empty"
 
 
-def test_pages_have_the_same_sections():
+def test_pages_have_the_same_sections() -> None:
     counts = {lang: len(re.findall(r"^## ", _page(lang), flags=re.M)) for lang in LANGS}
     assert counts["ja"] == counts["en"] > 0, counts
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_page_names_every_level(lang):
+def test_page_names_every_level(lang: str) -> None:
     page = _page(lang)
     for level in LEVELS:
         name = level.name_ja if lang == "ja" else level.name_en
@@ -48,7 +50,7 @@ def test_page_names_every_level(lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_page_mentions_every_offered_option_value(lang):
+def test_page_mentions_every_offered_option_value(lang: str) -> None:
     page = _page(lang)
     rows = [line for line in page.splitlines() if line.startswith("|")]
     for spec in OPTIONS:
@@ -69,7 +71,7 @@ def test_page_mentions_every_offered_option_value(lang):
 
 @pytest.mark.skipif(not RULEBOOK.exists(), reason=f"rulebook not found at {RULEBOOK}")
 @pytest.mark.parametrize("lang", LANGS)
-def test_page_does_not_copy_the_rulebook(lang):
+def test_page_does_not_copy_the_rulebook(lang: str) -> None:
     rulebook = RULEBOOK.read_text(encoding="utf-8")
     copied = [
         line.strip()
