@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed
 
@@ -131,3 +133,66 @@ def test_repeated_syncs_coalesce_while_the_client_is_not_reading(sqlite_url: str
         assert len(syncs) < sent / 2, "queued syncs were not coalesced"
         assert all(m["type"] == "sync" for m in messages[:-1])
         assert messages[-1]["seq"] == 1, "the socket stayed open and in order"
+
+
+@pytest.fixture(scope="module")
+def shared_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    url = f"sqlite:///{tmp_path_factory.mktemp('fuzz') / 'fuzz.sqlite3'}"
+    limits = SocketLimits(per_second=1000.0, burst=1000)
+    with TestClient(create_app(url, secret_key="s", bot_workers=1, socket_limits=limits)) as c:
+        yield c
+
+
+ANSWERS = {
+    "bad_json",
+    "bad_message",
+    "too_large",
+    "illegal_action",
+    "not_your_turn",
+    "game_over",
+}
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+frames = st.one_of(
+    st.binary(max_size=64).map(lambda b: ("bytes", b)),
+    st.text(max_size=200).map(lambda t: ("text", t)),
+    json_values.map(lambda v: ("text", json.dumps(v))),
+    st.dictionaries(st.text(max_size=8), json_values, max_size=3).map(
+        lambda action: ("text", json.dumps({"type": "act", "action": action}))
+    ),
+    st.sampled_from(["type", "act", "sync", "action", "pit"]).flatmap(
+        lambda key: json_values.map(lambda v: ("text", json.dumps({"type": v, key: v})))
+    ),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(frame=frames)
+def test_every_frame_gets_an_answer_and_the_socket_stays_open(
+    shared_client: TestClient, frame: tuple[str, Any]
+) -> None:
+    kind, data = frame
+    room = shared_client.post("/api/rooms", json={"game": "mancala", "level": "beginner"}).json()
+    with shared_client.websocket_connect(room["ws"]) as ws:
+        before = ws.receive_json()
+        if kind == "bytes":
+            ws.send_bytes(data)
+        else:
+            ws.send_text(data)
+        answer = ws.receive_json()
+        assert answer["type"] in {"error", "event", "sync"}, answer
+        if answer["type"] == "error":
+            assert answer["code"] in ANSWERS, answer
+            assert isinstance(answer["message"], str) and answer["message"]
+        ws.send_json({"type": "sync"})
+        after = ws.receive_json()
+        while after["type"] != "sync":
+            after = ws.receive_json()
+        if answer["type"] == "error":
+            assert after["seq"] == before["seq"], "a refused frame changed nothing"
