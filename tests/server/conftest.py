@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from asobiba.server.app import create_app
+from tests.server.servers import ServerProcess
 
 POSTGRES_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 
@@ -55,3 +56,12 @@ def start() -> Start:
         return response.json()
 
     return make
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    """``asobiba serve`` in its own process with its own SQLite file, stopped afterwards."""
+    process = ServerProcess(tmp_path, f"sqlite:///{tmp_path / 'live.sqlite3'}")
+    process.start()
+    yield process
+    process.stop()

@@ -6,11 +6,9 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from sqlalchemy import select
 from websockets.exceptions import ConnectionClosed
 
@@ -45,14 +43,6 @@ def alive(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProcess]:
-    process = ServerProcess(tmp_path, f"sqlite:///{tmp_path / 'crash.sqlite3'}")
-    process.start()
-    yield process
-    process.stop()
 
 
 def test_bot_workers_exit_when_the_server_is_killed(server: ServerProcess) -> None:

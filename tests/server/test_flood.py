@@ -7,10 +7,8 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from websockets.exceptions import ConnectionClosed
 
 from asobiba.server.protocol import CLOSE_RATE_LIMITED
@@ -25,14 +23,6 @@ def rss_bytes(pid: int) -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) * 1024
     raise AssertionError("no VmRSS")
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProcess]:
-    process = ServerProcess(tmp_path, f"sqlite:///{tmp_path / 'flood.sqlite3'}")
-    process.start()
-    yield process
-    process.stop()
 
 
 def flood(guest: Guest, ws_path: str, closes: list[tuple[int | None, list[str]]]) -> None:

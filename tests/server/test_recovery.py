@@ -24,6 +24,8 @@ GUEST = "guest-1"
 SEATS: list[dict[str, Any]] = [{"player": GUEST}, {"bot": "casual"}]
 OPTIONS = {"variant": "kalah", "seeds": 3}
 MakeStore = Callable[[str], Store]
+GAME = get_game("mancala")
+OUTCOME = {"scores": [20, 16], "winners": [0], "win_by": "more_stones", "margin": 4}
 
 
 @pytest.fixture
@@ -44,25 +46,28 @@ def make_store() -> Iterator[Callable[[str], Store]]:
 
 def random_game(seed: int) -> list[tuple[int, dict[str, Any]]]:
     """The moves of a complete game of random legal play."""
-    game = get_game("mancala")
     rng = random.Random(seed)
-    state = game.new_state(game.resolve_options(OPTIONS), 2, seed)
+    state = GAME.new_state(GAME.resolve_options(OPTIONS), 2, seed)
     moves = []
-    while game.outcome(state) is None:
-        seat = next(iter(game.to_move(state)))
-        action = rng.choice(game.legal_actions(state, seat))
+    while GAME.outcome(state) is None:
+        seat = next(iter(GAME.to_move(state)))
+        action = rng.choice(GAME.legal_actions(state, seat))
         moves.append((seat, action))
-        state = game.apply(state, seat, action, 0.0)
+        state = GAME.apply(state, seat, action, 0.0)
     return moves
+
+
+def create_room(store: Store, room_id: str, seed: int) -> None:
+    """A guest's room against the casual bot, as ``POST /api/rooms`` stores it."""
+    resolved = GAME.resolve_options(OPTIONS)
+    store.ensure_player(GUEST)
+    store.create_room(room_id, "mancala", resolved, rule_key(resolved), seed, SEATS)
 
 
 def store_crashed_game(store: Store, room_id: str, seed: int) -> None:
     """What a crash between the last event and the finish left with the two-step writes: every
     event of a finished game logged, the room never marked finished, no result row."""
-    game = get_game("mancala")
-    resolved = game.resolve_options(OPTIONS)
-    store.ensure_player(GUEST)
-    store.create_room(room_id, "mancala", resolved, rule_key(resolved), seed, SEATS)
+    create_room(store, room_id, seed)
     for seq, (seat, action) in enumerate(random_game(seed), start=1):
         store.append_event(room_id, seq, seat, action, float(seq))
 
@@ -71,14 +76,11 @@ def test_the_final_event_is_not_kept_when_its_finish_cannot_be_written(
     sqlite_url: str, make_store: MakeStore
 ) -> None:
     store = make_store(sqlite_url)
-    game = get_game("mancala")
-    resolved = game.resolve_options(OPTIONS)
-    store.ensure_player(GUEST)
-    store.create_room("r1", "mancala", resolved, rule_key(resolved), 1, SEATS)
-    outcome = {"scores": [20, 16], "winners": [0], "win_by": "more_stones", "margin": 4}
-    results = results_for("r1", game, resolved, [{"player": "nobody"}, {"bot": "casual"}], outcome)
+    create_room(store, "r1", seed=1)
+    ghost = [{"player": "nobody"}, {"bot": "casual"}]
+    results = results_for("r1", GAME, GAME.resolve_options(OPTIONS), ghost, OUTCOME)
     with pytest.raises(IntegrityError):  # the result names a player that does not exist
-        store.append_event("r1", 1, 0, {"pit": 0}, 1.0, Finish(outcome, results))
+        store.append_event("r1", 1, 0, {"pit": 0}, 1.0, Finish(OUTCOME, results))
     stored = store.load_room("r1")
     assert stored is not None
     assert stored.events == [], "the event was rolled back with its finish"
@@ -89,15 +91,11 @@ def test_the_final_event_the_finish_and_the_results_are_written_together(
     sqlite_url: str, make_store: MakeStore
 ) -> None:
     store = make_store(sqlite_url)
-    game = get_game("mancala")
-    resolved = game.resolve_options(OPTIONS)
-    store.ensure_player(GUEST)
-    store.create_room("r1", "mancala", resolved, rule_key(resolved), 1, SEATS)
-    outcome = {"scores": [20, 16], "winners": [0], "win_by": "more_stones", "margin": 4}
-    finish = Finish(outcome, results_for("r1", game, resolved, SEATS, outcome))
+    create_room(store, "r1", seed=1)
+    finish = Finish(OUTCOME, results_for("r1", GAME, GAME.resolve_options(OPTIONS), SEATS, OUTCOME))
     store.append_event("r1", 1, 0, {"pit": 0}, 1.0, finish)
     stored = store.load_room("r1")
-    assert stored is not None and stored.finished and stored.outcome == outcome
+    assert stored is not None and stored.finished and stored.outcome == OUTCOME
     assert [r.result for r in store.results(GUEST, "mancala")] == ["win"]
     assert not store.finish_room("r1", finish), "a second finish writes nothing"
     assert len(store.results(GUEST, "mancala")) == 1
@@ -109,9 +107,7 @@ def test_games_a_crash_left_unfinished_are_finished_at_start_up(
     store = make_store(sqlite_url)
     for n in range(3):
         store_crashed_game(store, f"crashed{n}", seed=n)
-    game = get_game("mancala")
-    resolved = game.resolve_options(OPTIONS)
-    store.create_room("running", "mancala", resolved, rule_key(resolved), 9, SEATS)
+    create_room(store, "running", seed=9)
     store.append_event("running", 1, 0, {"pit": 0}, 1.0)
 
     with TestClient(create_app(sqlite_url, secret_key="s", bot_workers=1)) as client:

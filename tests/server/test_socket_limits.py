@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection
 
 from asobiba.server.app import create_app
 from asobiba.server.protocol import CLOSE_NOT_READING, CLOSE_RATE_LIMITED
@@ -77,11 +78,13 @@ def test_a_client_sending_too_fast_gets_rate_limited_then_a_close(sqlite_url: st
             assert ws.receive_json()["type"] == "sync"
 
 
-def not_reading_socket() -> socket.socket:
-    """A TCP socket with the smallest receive buffer, so unread data backs up into the server."""
+def not_reading_socket(guest: Guest, ws_path: str) -> ClientConnection:
+    """A room socket over TCP with the smallest receive buffer and a one-message client queue,
+    so whatever the test does not read backs up into the server at once."""
     sock = socket.socket()
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
-    return sock
+    sock.connect(("127.0.0.1", int(guest.base.rsplit(":", 1)[1])))
+    return guest.socket(ws_path, sock=sock, compression=None, max_queue=1)
 
 
 def test_a_client_that_does_not_read_is_closed_once_its_outbox_is_full(sqlite_url: str) -> None:
@@ -90,10 +93,8 @@ def test_a_client_that_does_not_read_is_closed_once_its_outbox_is_full(sqlite_ur
     with thread_server(app) as base:
         guest = Guest(base)
         room = guest.new_room()
-        sock = not_reading_socket()
-        sock.connect(("127.0.0.1", int(base.rsplit(":", 1)[1])))
         # Errors are not coalesced: each bad message queues one answer the client never takes.
-        with guest.socket(room["ws"], sock=sock, compression=None, max_queue=1) as ws:
+        with not_reading_socket(guest, room["ws"]) as ws:
             assert json.loads(ws.recv(timeout=10))["type"] == "sync"
             try:
                 for _ in range(20_000):
@@ -119,10 +120,8 @@ def test_repeated_syncs_coalesce_while_the_client_is_not_reading(sqlite_url: str
     with thread_server(app) as base:
         guest = Guest(base)
         room = guest.new_room()
-        sock = not_reading_socket()
-        sock.connect(("127.0.0.1", int(base.rsplit(":", 1)[1])))
         sent = 5000
-        with guest.socket(room["ws"], sock=sock, compression=None, max_queue=1) as ws:
+        with not_reading_socket(guest, room["ws"]) as ws:
             for _ in range(sent):
                 ws.send('{"type": "sync"}')
             ws.send(json.dumps({"type": "act", "action": {"pit": 2}}))  # 4 stones: extra turn
