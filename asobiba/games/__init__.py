@@ -1,4 +1,9 @@
-"""The registry: every game the site offers, by name."""
+"""The registry: every game engine, and which of them the site offers.
+
+An engine is registered as soon as its rules are built and tested (the golden playthroughs, the
+arena and the bots use it); the site offers it, with its pages and the room API, once its table
+is built too.
+"""
 
 from __future__ import annotations
 
@@ -7,19 +12,28 @@ from typing import Any
 from asobiba.core.game import Game
 from asobiba.games.mancala import Mancala
 
-_GAMES: dict[str, Game[Any]] = {"mancala": Mancala()}
+_ENGINES: dict[str, Game[Any]] = {"mancala": Mancala()}
 
-COMING: list[str] = ["mokochaka", "momojan", "michikake"]
-"""Games announced on the home page but not yet playable."""
+_OFFERED: list[str] = ["mancala"]
+"""Games the site offers, in the order it lists them."""
+
+COMING: list[str] = [name for name in ["mokochaka", "momojan", "michikake"] if name not in _OFFERED]
+"""Games announced on the home page but not yet offered."""
 
 
 def game_names() -> list[str]:
-    """Playable games, in the order the site lists them."""
-    return list(_GAMES)
+    """Games the site offers, in the order it lists them."""
+    return list(_OFFERED)
+
+
+def engine_names() -> list[str]:
+    """Every registered engine, offered on the site or not yet."""
+    return list(_ENGINES)
 
 
 def get_game(name: str) -> Game[Any]:
+    """Any registered engine by name."""
     try:
-        return _GAMES[name]
+        return _ENGINES[name]
     except KeyError:
         raise KeyError(f"unknown game {name!r}; known: {game_names()}") from None

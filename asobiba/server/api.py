@@ -10,6 +10,7 @@ from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from asobiba.core.errors import InvalidOptions
+from asobiba.core.game import Game
 from asobiba.core.options import offered_only
 from asobiba.games import game_names, get_game
 from asobiba.server.identity import ensure_player_id, player_id
@@ -28,12 +29,12 @@ class NewRoom(BaseModel):
     order: Literal["first", "second", "random"] = "first"
 
 
-def _game(name: str) -> Any:
-    try:
-        return get_game(name)
-    except KeyError as error:
-        message = str(error.args[0])  # str(KeyError) would quote it
-        raise HTTPException(404, detail={"code": "unknown_game", "message": message}) from None
+def _game(name: str) -> Game[Any]:
+    """A game the site offers; an engine whose table is not built yet is unknown here."""
+    if name not in game_names():
+        message = f"unknown game {name!r}; known: {game_names()}"
+        raise HTTPException(404, detail={"code": "unknown_game", "message": message})
+    return get_game(name)
 
 
 @router.get("/games")

@@ -1,9 +1,12 @@
 """Writes the golden playthroughs: ``python -m tests.golden.regenerate`` (or ``make golden``).
 
-A playthrough is a fixed-seed random game of one registered game. Its file holds, for the start
-and after every action, each seat's and the spectator's observation (compact JSON, sorted keys)
-and each seat's legal actions. tests/golden/test_golden.py replays every playthrough and compares
-it with its file line by line; after an intended rule change, regenerate and review the diff.
+A playthrough is a fixed-seed random game of one registered engine. Its file holds, for the start
+and after every action or timed event, each seat's and the spectator's observation (compact
+JSON, sorted keys) and each seat's legal actions. Time is part of the game: actions happen
+``STEP`` seconds apart, and while a timed event is pending the random player sometimes lets it
+fall due instead of acting (``advance``), so timers are in the files too.
+tests/golden/test_golden.py replays every playthrough and compares it with its file line by
+line; after an intended rule change, regenerate and review the diff.
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ class Playthrough:
     seed: int
     """Seeds both the game and the random player."""
     options: dict[str, Any] = field(default_factory=dict)
+    seats: int | None = None
+    """How many seats; the game's minimum if None."""
 
 
 PLAYTHROUGHS: dict[str, list[Playthrough]] = {
@@ -54,9 +59,14 @@ def dumps(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def snapshot(game: Game[Any], state: Any, title: str) -> list[str]:
+STEP = 0.5
+"""Seconds between two actions of the random player."""
+WAIT_CHANCE = 0.2
+"""How often the random player lets a pending timed event fall due instead of acting."""
+
+
+def snapshot(game: Game[Any], state: Any, seats: range, title: str) -> list[str]:
     """``title``, then every viewer's observation and every seat's legal actions."""
-    seats = range(game.min_seats)
     lines = [title]
     for viewer in [*seats, None]:
         who = "spectator" if viewer is None else f"seat {viewer}"
@@ -70,19 +80,30 @@ def render(game_name: str, playthrough: Playthrough) -> list[str]:
     """The playthrough's text, one list item per line."""
     game = get_game(game_name)
     rng = random.Random(playthrough.seed)
-    state = game.new_state(playthrough.options, game.min_seats, playthrough.seed)
+    count = playthrough.seats or game.min_seats
+    seats = range(count)
+    state = game.new_state(playthrough.options, count, playthrough.seed)
     lines = [
         f"# {game_name} {playthrough.name}: options {dumps(playthrough.options)}, "
-        f"seats {game.min_seats}, seed {playthrough.seed} (both the game and the random player)",
-        *snapshot(game, state, "start"),
+        f"seats {count}, seed {playthrough.seed} (both the game and the random player)",
+        *snapshot(game, state, seats, "start"),
     ]
     ply = 0
+    at = 0.0
     while game.outcome(state) is None:
-        seat = min(game.to_move(state))
+        movers = sorted(game.to_move(state))
+        due = game.deadline(state)
+        if due is not None and (not movers or rng.random() < WAIT_CHANCE):
+            at = max(at, due)
+            state = game.advance(state, at)
+            lines += snapshot(game, state, seats, f"at {at:g}: timed events due")
+            continue
+        seat = movers[0] if due is None else rng.choice(movers)
         action = rng.choice(game.legal_actions(state, seat))
-        state = game.apply(state, seat, action)
+        state = game.apply(state, seat, action, at)
         ply += 1
-        lines += snapshot(game, state, f"action {ply}: seat {seat} plays {dumps(action)}")
+        lines += snapshot(game, state, seats, f"action {ply}: seat {seat} plays {dumps(action)}")
+        at += STEP
     lines.append(f"outcome: {dumps(game.outcome(state))}")
     return lines
 

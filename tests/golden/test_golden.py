@@ -1,10 +1,10 @@
-"""Golden playthroughs: each registered game's fixed-seed games must match their text files."""
+"""Golden playthroughs: each registered engine's fixed-seed games must match their text files."""
 
 from __future__ import annotations
 
 import pytest
 
-from asobiba.games import game_names
+from asobiba.games import engine_names
 from tests.golden.regenerate import GOLDEN_DIR, PLAYTHROUGHS, Playthrough, golden_path, render
 
 CASES = [
@@ -14,7 +14,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("game_name", game_names())
+@pytest.mark.parametrize("game_name", engine_names())
 def test_every_registered_game_has_golden_playthroughs(game_name: str) -> None:
     assert PLAYTHROUGHS.get(game_name), f"add playthroughs for {game_name!r} to regenerate.py"
     for playthrough in PLAYTHROUGHS[game_name]:
