@@ -101,7 +101,8 @@ async def play(base: str, level: str, until: float, rng: random.Random, tally: T
                         break
                     if message["type"] == "event":
                         tally.moves += 1
-                        if message["seat"] != room["seat"] and sent_at is not None:
+                        mover = message["obs"]["last"]["seat"]
+                        if mover != room["seat"] and sent_at is not None:
                             tally.replies.append(time.monotonic() - sent_at)
                             sent_at = None
                     if message["obs"]["outcome"] is not None:

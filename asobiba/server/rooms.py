@@ -133,15 +133,9 @@ class Room:
         self.state = new
         self.seq += 1
         for connection in list(self.connections):
-            connection.send(
-                {
-                    "type": "event",
-                    "seq": self.seq,
-                    "seat": seat,
-                    "action": action,
-                    **self.view(connection.seat),
-                }
-            )
+            # Default-deny: nothing but the receiving seat's own view, not even who acted or
+            # how (a hidden-hand game's observation says what that seat may know of it).
+            connection.send({"type": "event", "seq": self.seq, **self.view(connection.seat)})
         self.schedule()
 
     # --- bots and timers -----------------------------------------------------------------------

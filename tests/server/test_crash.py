@@ -51,7 +51,7 @@ def test_bot_workers_exit_when_the_server_is_killed(server: ServerProcess) -> No
     with guest.socket(room["ws"]) as ws:
         ws.recv(timeout=10)
         ws.send(json.dumps({"type": "act", "action": {"pit": 0}}))
-        while json.loads(ws.recv(timeout=30))["seat"] != 1:
+        while json.loads(ws.recv(timeout=30))["obs"]["last"]["seat"] != 1:
             pass  # until the bot, in a worker process, has answered
     helpers = descendants(server.pid)
     assert helpers, "the bot pool started worker processes"

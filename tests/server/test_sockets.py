@@ -54,15 +54,16 @@ def test_a_move_is_sent_with_the_next_seq_then_the_bot_answers(
         ws.receive_json()
         ws.send_json({"type": "act", "action": {"pit": 2}})  # 4 stones from pit 2: extra turn
         event = ws.receive_json()
-        assert (event["type"], event["seq"], event["seat"]) == ("event", 1, 0)
+        assert (event["type"], event["seq"], event["obs"]["last"]["seat"]) == ("event", 1, 0)
+        assert set(event) == {"type", "seq", "obs", "legal"}, "nothing beside the seat's view"
         assert event["obs"]["last"]["extra_turn"] is True
         assert event["obs"]["stores"] == [1, 0]
         ws.send_json({"type": "act", "action": {"pit": 0}})
         event = ws.receive_json()
-        assert (event["seq"], event["seat"]) == (2, 0)
+        assert (event["seq"], event["obs"]["last"]["seat"]) == (2, 0)
         assert event["legal"] == []
         reply = ws.receive_json()
-        assert (reply["type"], reply["seq"], reply["seat"]) == ("event", 3, 1)
+        assert (reply["type"], reply["seq"], reply["obs"]["last"]["seat"]) == ("event", 3, 1)
 
 
 def test_malformed_json_is_refused(client: TestClient, start: Start) -> None:
