@@ -20,13 +20,16 @@ router = APIRouter(prefix="/api")
 
 
 class NewRoom(BaseModel):
-    """A game against a bot. Unknown fields are refused, not ignored."""
+    """A game against bots: the person takes one seat, bots of ``level`` every other. Unknown
+    fields are refused, not ignored."""
 
     model_config = ConfigDict(extra="forbid")
     game: str = Field(max_length=32)
     options: dict[str, Any] = Field(default_factory=dict)
     level: str = Field(max_length=32)
     order: Literal["first", "second", "random"] = "first"
+    players: int | None = Field(default=None, ge=1, le=16)
+    """How many seats; the game's fewest if absent."""
 
 
 def _game(name: str) -> Game[Any]:
@@ -65,12 +68,21 @@ async def new_room(body: NewRoom, request: Request) -> dict[str, Any]:
                 "message": f"unknown level {body.level!r}; known: {game.levels}",
             },
         )
+    players = body.players or game.min_seats
+    if not game.min_seats <= players <= game.max_seats:
+        span = (
+            f"{game.min_seats}"
+            if game.min_seats == game.max_seats
+            else f"{game.min_seats} to {game.max_seats}"
+        )
+        message = f"{game.name} is played by {span} players, not {players}"
+        raise HTTPException(400, detail={"code": "invalid_players", "message": message})
     rng = random.Random()
-    seat = {"first": 0, "second": 1, "random": rng.randrange(2)}[body.order]
+    seat = {"first": 0, "second": 1, "random": rng.randrange(players)}[body.order]
     person = ensure_player_id(request)
     hub = request.app.state.hub
     await asyncio.to_thread(hub.store.ensure_player, person)
-    seats: list[dict[str, Any]] = [{"bot": body.level}, {"bot": body.level}]
+    seats: list[dict[str, Any]] = [{"bot": body.level} for _ in range(players)]
     seats[seat] = {"player": person}
     try:
         offered_only(game.options_spec(), body.options)

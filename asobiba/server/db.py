@@ -93,7 +93,9 @@ class Result(Base):
     options: Mapped[dict[str, Any]]
     level: Mapped[str] = mapped_column(String(32))
     seat: Mapped[int] = mapped_column(Integer)
-    """0 = moved first, 1 = second."""
+    """0 = moved first, 1 = second, and so on round the table."""
+    players: Mapped[int] = mapped_column(Integer)
+    """How many seats the game had (records split by it)."""
     result: Mapped[str] = mapped_column(String(8))
     """"win", "draw" or "loss"."""
     score: Mapped[int] = mapped_column(Integer)
@@ -118,12 +120,18 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
-def migrate(engine: Engine) -> None:
-    """Bring the schema to the newest migration (``alembic upgrade head``)."""
+def migrations_config() -> Config:
+    """Alembic's configuration for the packaged migrations (no alembic.ini needed)."""
     config = Config()
     config.set_main_option(
         "script_location", str(resources.files("asobiba.server").joinpath("migrations"))
     )
+    return config
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest migration (``alembic upgrade head``)."""
+    config = migrations_config()
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "head")

@@ -1,6 +1,7 @@
 """Records: what a finished game adds to each person's results, and the per-rule-set summary.
 
-Results are kept per player × game × rule set × bot level × seat order (0 = moved first).
+Results are kept per player × game × rule set × number of players × bot level × seat order
+(0 = moved first).
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ def results_for(
                 options=resolved,
                 level=bots[0],
                 seat=seat,
+                players=len(seats),
                 result=result,
                 score=scores[seat],
                 opponent_score=best_other,
@@ -61,6 +63,7 @@ def results_for(
 class Row:
     rule_key: str
     options: dict[str, Any]
+    players: int
     level: str
     seat: int
     games: int = 0
@@ -92,6 +95,7 @@ class Row:
         return {
             "rule_key": self.rule_key,
             "options": self.options,
+            "players": self.players,
             "level": self.level,
             "seat": self.seat,
             "games": self.games,
@@ -105,18 +109,20 @@ class Row:
 
 
 def summarize(results: Iterable[Result], level_order: list[str]) -> list[dict[str, Any]]:
-    """Aggregate results (oldest first) into rows: rule set, then strength, then seat order."""
-    rows: dict[tuple[str, str, int], Row] = {}
+    """Aggregate results (oldest first) into rows: rule set, number of players, strength, seat."""
+    rows: dict[tuple[str, int, str, int], Row] = {}
     for result in results:
-        key = (result.rule_key, result.level, result.seat)
+        key = (result.rule_key, result.players, result.level, result.seat)
         if key not in rows:
-            rows[key] = Row(result.rule_key, result.options, result.level, result.seat)
+            rows[key] = Row(
+                result.rule_key, result.options, result.players, result.level, result.seat
+            )
         rows[key].add(result)
 
-    def order(key: tuple[str, str, int]) -> tuple[str, int, int]:
-        rule, level, seat = key
+    def order(key: tuple[str, int, str, int]) -> tuple[str, int, int, int]:
+        rule, players, level, seat = key
         rank = level_order.index(level) if level in level_order else len(level_order)
-        return rule, rank, seat
+        return rule, players, rank, seat
 
     return [rows[key].to_json() for key in sorted(rows, key=order)]
 
@@ -131,6 +137,7 @@ def game_list(results: Iterable[Result], limit: int = 50) -> list[dict[str, Any]
             "options": r.options,
             "rule_key": r.rule_key,
             "level": r.level,
+            "players": r.players,
             "seat": r.seat,
             "result": r.result,
             "scores": [r.score, r.opponent_score],

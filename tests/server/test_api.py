@@ -90,3 +90,12 @@ def test_replay_of_unknown_or_unfinished_game_is_404(client: TestClient, start: 
     assert client.get("/api/rooms/nope/replay").status_code == 404
     room = start(client)
     assert client.get(f"/api/rooms/{room['room_id']}/replay").status_code == 404
+
+
+def test_a_player_count_the_game_does_not_take_is_refused(client: TestClient) -> None:
+    body = {"game": "mancala", "level": "beginner", "players": 3}
+    response = client.post("/api/rooms", json=body)
+    assert (response.status_code, error_of(response.json())) == (400, "invalid_players")
+    assert response.json()["error"]["message"] == "mancala is played by 2 players, not 3"
+    assert client.post("/api/rooms", json={**body, "players": 2}).status_code == 201
+    assert client.post("/api/rooms", json={**body, "players": 0}).status_code == 400

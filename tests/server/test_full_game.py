@@ -87,6 +87,7 @@ def test_records_count_streaks_per_rule_set_strength_and_seat(
     rows = client.get("/api/records/mancala").json()["rows"]
     keys = [(r["options"]["variant"], r["seat"], r["games"]) for r in rows]
     assert sorted(keys) == [("basic", 0, 1), ("kalah", 0, 2), ("kalah", 1, 1)]
+    assert {row["players"] for row in rows} == {2}
     for row in rows:
         assert row["streak"]["length"] >= 1
         assert row["win_rate"] == round(row["wins"] / row["games"], 4)

@@ -14,7 +14,9 @@ from asobiba.server.records import game_list, summarize
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
-def result(n: int, outcome: str, margin: int, level: str = "casual", seat: int = 0) -> Result:
+def result(
+    n: int, outcome: str, margin: int, level: str = "casual", seat: int = 0, players: int = 2
+) -> Result:
     return Result(
         id=n,
         room_id=f"r{n}",
@@ -24,6 +26,7 @@ def result(n: int, outcome: str, margin: int, level: str = "casual", seat: int =
         options={"variant": "kalah", "seeds": 4},
         level=level,
         seat=seat,
+        players=players,
         result=outcome,
         score=24 + margin // 2,
         opponent_score=24 - margin // 2,
@@ -80,3 +83,11 @@ def test_stored_times_come_back_in_utc_on_sqlite(
             message = ws.receive_json()
     [listed] = client.get("/api/records/mancala").json()["games"]
     assert datetime.fromisoformat(listed["finished_at"]).utcoffset() == timedelta(0)
+
+
+def test_games_with_different_numbers_of_players_are_counted_apart() -> None:
+    results = [result(1, "win", 4, players=3), result(2, "loss", -2, players=4)]
+    results.append(result(3, "win", 6, players=3))
+    rows = summarize(results, ["casual"])
+    assert [(r["players"], r["games"], r["wins"]) for r in rows] == [(3, 2, 2), (4, 1, 0)]
+    assert [g["players"] for g in game_list(results)] == [3, 4, 3]
