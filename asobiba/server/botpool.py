@@ -12,14 +12,15 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from asobiba.core.bots import Timed, decide
 from asobiba.games import get_game
 
 
 def choose(
     game: str, level: str, seed: int, observation: dict[str, Any], legal: list[dict[str, Any]]
-) -> dict[str, Any]:
+) -> Timed:
     """Runs in a worker: a fresh bot per move, seeded by the room, so replays are reproducible."""
-    return get_game(game).make_bot(level, seed).choose(observation, legal)
+    return decide(get_game(game).make_bot(level, seed), observation, legal)
 
 
 def exit_with(server_pid: int) -> None:
@@ -68,7 +69,7 @@ class BotPool:
         seed: int,
         observation: dict[str, Any],
         legal: list[dict[str, Any]],
-    ) -> dict[str, Any]:
+    ) -> Timed:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
             self._executor, choose, game, level, seed, observation, legal

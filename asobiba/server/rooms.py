@@ -11,9 +11,10 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol
 
+from asobiba.core.bots import Timed
 from asobiba.core.errors import GameError
 from asobiba.core.game import Game
 from asobiba.server.protocol import RoomError
@@ -23,9 +24,8 @@ from asobiba.server.store import Finish, Store, StoredRoom
 
 log = logging.getLogger(__name__)
 
-BotChooser = Callable[
-    [str, str, int, dict[str, Any], list[dict[str, Any]]], Awaitable[dict[str, Any]]
-]
+BotChooser = Callable[[str, str, int, dict[str, Any], list[dict[str, Any]]], Awaitable[Timed]]
+"""``(game, level, seed, observation, legal) -> Timed``: a bot's decision, computed off-loop."""
 
 
 class Connection(Protocol):
@@ -56,7 +56,10 @@ class Room:
         self.state = replay(game, stored)
         self.seq = len(stored.events)
         self._tasks: set[asyncio.Task[None]] = set()
-        self._thinking: set[int] = set()
+        self._asked: dict[int, tuple[int, asyncio.Task[None]]] = {}
+        """Bot seats deciding or waiting to act: the seq they were shown, and their task."""
+        self._passed: dict[int, int] = {}
+        """Bot seats that chose to do nothing, and the seq they chose it at."""
         self._timer: asyncio.TimerHandle | None = None
 
     # --- reading -------------------------------------------------------------------------------
@@ -75,7 +78,7 @@ class Room:
     def idle(self) -> bool:
         """Nothing in flight: over, or no bot thinking and no timer armed. The log alone can then
         rebuild the room exactly as it is."""
-        return self.over or (not self._thinking and self._timer is None)
+        return self.over or (not self._asked and self._timer is None)
 
     def join(self, connection: Connection) -> None:
         """Watch the room: its sync, then every event. Synchronous on purpose: no event can fall
@@ -141,17 +144,22 @@ class Room:
     # --- bots and timers -----------------------------------------------------------------------
 
     def schedule(self) -> None:
-        """Start a bot for every bot seat that may act now, and arm the next timed event."""
+        """Ask every bot seat that may act now (once per state), forget answers the state has
+        moved past, and arm the next timed event."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        for seat, (seq, task) in list(self._asked.items()):
+            if seq != self.seq:
+                task.cancel()
+                del self._asked[seat]
         if self.over:
             return
         for seat in self.game.to_move(self.state):
             spec = self.seats[seat]
-            if "bot" in spec and seat not in self._thinking:
-                self._thinking.add(seat)
-                self._spawn(self._bot_turn(seat, spec["bot"]))
+            if "bot" in spec and seat not in self._asked and self._passed.get(seat) != self.seq:
+                task = self._spawn(self._bot_turn(seat, spec["bot"], self.seq))
+                self._asked[seat] = (self.seq, task)
         due = self.game.deadline(self.state)
         if due is not None:
             loop = asyncio.get_running_loop()
@@ -159,28 +167,36 @@ class Room:
                 max(0.0, due - time.time()), lambda: self._spawn(self._fire_timer())
             )
 
-    def _spawn(self, coroutine: Awaitable[None]) -> None:
+    def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         task = asyncio.ensure_future(coroutine)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
-    async def _bot_turn(self, seat: int, level: str) -> None:
+    async def _bot_turn(self, seat: int, level: str, seq: int) -> None:
+        """Ask the bot, wait until the time it chose, and act if nothing happened meanwhile (a
+        change of state cancels this task: see ``schedule``). A bot that passes, or fails, is
+        not asked again until the state changes."""
         try:
-            seq = self.seq
+            asked_at = time.time()
             view = self.view(seat)
             bot_seed = (self.seed * 1_000_003 + seat * 7_919 + seq) & 0x7FFFFFFF
-            action = await self._choose(self.game.name, level, bot_seed, view["obs"], view["legal"])
-            async with self.lock:
-                if self.seq == seq:
-                    await self._commit(seat, action)
+            answer = await self._choose(self.game.name, level, bot_seed, view["obs"], view["legal"])
+            if answer.action is not None:
+                await asyncio.sleep(max(0.0, asked_at + answer.after - time.time()))
+                async with self.lock:
+                    if self.seq == seq:
+                        del self._asked[seat]  # this commit's schedule must not cancel us
+                        await self._commit(seat, answer.action)
+                        return
         except (GameError, RoomError):
             log.exception("bot %s in room %s chose an illegal action", level, self.id)
         except Exception:
             log.exception("bot %s in room %s failed", level, self.id)
-        finally:
-            self._thinking.discard(seat)
-        async with self.lock:
-            self.schedule()
+        # Passed, or failed, with the state unchanged: not asked again until it changes.
+        self._passed[seat] = seq
+        if seat in self._asked and self._asked[seat][0] == seq:
+            del self._asked[seat]
 
     async def _fire_timer(self) -> None:
         async with self.lock:

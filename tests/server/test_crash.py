@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import select
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import WebSocketException
 
 from asobiba.games import get_game
 from asobiba.server.db import Result, RoomEvent, RoomRow, make_engine, session_factory
@@ -70,7 +70,7 @@ def keep_playing(guest: Guest, stop: threading.Event, finished: list[str]) -> No
             with guest.socket(room["ws"]) as ws:
                 play_to_the_end(ws)
             finished.append(room["room_id"])
-    except (ConnectionClosed, OSError, TimeoutError, AssertionError):
+    except (WebSocketException, OSError, TimeoutError, AssertionError):
         return  # the server was killed under us
 
 

@@ -14,14 +14,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, ClassVar
 
-from asobiba.core.bots import Bot
+from asobiba.core.bots import Bot, Timed
 from asobiba.core.errors import IllegalAction, InvalidOptions
 from asobiba.core.options import OptionSpec, resolve_options
 from asobiba.server.db import make_engine, migrate, session_factory
 from asobiba.server.hub import Hub
 from asobiba.server.store import Store
 
-WINDOW = 0.2
+WINDOW = 0.5
 
 
 @dataclass(frozen=True)
@@ -116,10 +116,10 @@ async def wait_until(condition: Any, seconds: float = 5.0) -> None:
 def test_several_bot_seats_race_and_exactly_one_grab_is_applied(tmp_path: Path) -> None:
     asked: list[int] = []
 
-    async def choose(game: str, level: str, seed: int, obs: Any, legal: Any) -> dict[str, Any]:
+    async def choose(game: str, level: str, seed: int, obs: Any, legal: Any) -> Timed:
         asked.append(seed)
         await asyncio.sleep(0.01)
-        return legal[0]
+        return Timed(legal[0])
 
     async def scenario() -> None:
         hub, store = make_hub(tmp_path, choose)
@@ -143,9 +143,9 @@ def test_several_bot_seats_race_and_exactly_one_grab_is_applied(tmp_path: Path) 
 def test_the_server_timer_ends_the_window_when_nobody_grabs(tmp_path: Path) -> None:
     never = asyncio.Event()
 
-    async def choose(game: str, level: str, seed: int, obs: Any, legal: Any) -> dict[str, Any]:
+    async def choose(game: str, level: str, seed: int, obs: Any, legal: Any) -> Timed:
         await never.wait()
-        return legal[0]
+        return Timed(legal[0])
 
     async def scenario() -> None:
         hub, store = make_hub(tmp_path, choose)
@@ -166,5 +166,66 @@ def test_the_server_timer_ends_the_window_when_nobody_grabs(tmp_path: Path) -> N
         revived = await Hub(store, choose, games).get(room.id)  # replays the timed event too
         assert revived is not None and revived.over
         await revived.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_bot_acts_at_the_time_it_chose_not_when_it_finished_thinking(tmp_path: Path) -> None:
+    delay = 0.1
+
+    async def choose(game: str, level: str, seed: int, obs: Any, legal: Any) -> Timed:
+        return Timed(legal[0], after=delay)  # decided at once, acts after its reaction time
+
+    async def scenario() -> None:
+        hub, store = make_hub(tmp_path, choose)
+        room = await hub.create("grab", {}, [{"player": "p"}, {"bot": "quick"}], seed=5)
+        await room.act(0, {"ring": True})
+        await asyncio.sleep(0.01)
+        assert room.seq == 1, "the bot waits for its moment"
+        await wait_until(lambda: room.over)
+        stored = store.load_room(room.id)
+        assert stored is not None
+        (_, _, rung), (seat, _, grabbed) = stored.events
+        assert seat == 1
+        assert grabbed - rung >= delay
+        await hub.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_bot_action_is_dropped_when_something_happened_first(tmp_path: Path) -> None:
+    async def choose(game: str, level: str, seed: int, obs: Any, legal: Any) -> Timed:
+        return Timed(legal[0], after=0.2)  # slower than the person below
+
+    async def scenario() -> None:
+        hub, store = make_hub(tmp_path, choose)
+        room = await hub.create("grab", {}, [{"player": "p"}, {"bot": "quick"}], seed=5)
+        await room.act(0, {"ring": True})
+        await room.act(0, {"grab": True})  # the person grabs before the bot's moment
+        await asyncio.sleep(0.4)
+        outcome = room.game.outcome(room.state)
+        assert outcome is not None and outcome["winners"] == [0]
+        stored = store.load_room(room.id)
+        assert stored is not None and len(stored.events) == 2, "the bot's grab was dropped"
+        assert room.idle
+        await hub.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_bot_that_passes_is_asked_again_only_when_the_state_changes(tmp_path: Path) -> None:
+    asked: list[int] = []
+
+    async def choose(game: str, level: str, seed: int, obs: Any, legal: Any) -> Timed:
+        asked.append(seed)
+        return Timed(None)  # not this time
+
+    async def scenario() -> None:
+        hub, _ = make_hub(tmp_path, choose)
+        room = await hub.create("grab", {}, [{"player": "p"}, {"bot": "quick"}], seed=5)
+        await room.act(0, {"ring": True})
+        await wait_until(lambda: room.over)  # nobody grabs: the timer ends the window
+        assert len(asked) == 1, "asked once for the ring, not again while nothing changed"
+        await hub.close()
 
     asyncio.run(scenario())

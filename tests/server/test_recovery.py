@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
+from asobiba.core.bots import Timed
 from asobiba.core.options import rule_key
 from asobiba.games import get_game
 from asobiba.server.app import create_app
@@ -129,7 +130,7 @@ def test_a_room_rebuilt_from_a_log_that_ends_the_game_is_finished(
     store_crashed_game(store, "crashed", seed=4)
 
     async def rebuild() -> None:
-        async def no_bot(*_: Any) -> dict[str, Any]:
+        async def no_bot(*_: Any) -> Timed:
             raise AssertionError("a finished game asks no bot")
 
         hub = Hub(store, no_bot)

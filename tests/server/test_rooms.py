@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from asobiba.core.bots import Timed
 from asobiba.core.errors import IllegalAction
 from asobiba.server.db import make_engine, migrate, session_factory
 from asobiba.server.hub import Hub
@@ -25,10 +26,10 @@ class HeldBot:
 
     async def choose(
         self, game: str, level: str, seed: int, obs: dict[str, Any], legal: list[dict[str, Any]]
-    ) -> dict[str, Any]:
+    ) -> Timed:
         self.asked.set()
         await self.release.wait()
-        return self.answer or legal[0]
+        return Timed(self.answer or legal[0])
 
 
 def make_store(tmp_path: Path) -> Store:
