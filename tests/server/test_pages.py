@@ -332,4 +332,9 @@ def test_rule_page_shows_the_designed_values_from_the_data_file(
         reason = level.reason_ja if lang == "ja" else level.reason
         assert str(escape(reason)) in page
         assert f"{level.nodes:,}" in page or level.nodes == 0
-    assert page.count("<code>designed</code>") == len(LEVELS)
+    table = page[page.index('id="designed-heading"') :]
+    source = pages.strings(lang)["rules.source.designed"]
+    assert table.count(f'">{escape(source)}</td>') == len(LEVELS), "the source in plain words"
+    assert "<code>" not in table
+    for note in ("OpenSpiel", "2-core", "2コア", "clock", "時計", "temperature", "温度"):
+        assert note not in table, f"an engineering note on a player's page: {note}"
