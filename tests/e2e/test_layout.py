@@ -62,6 +62,16 @@ def test_no_page_is_wider_than_a_phone(
     assert not errors, errors
 
 
+def test_japanese_breaks_between_phrases(new_page: Any) -> None:
+    page = new_page(lang="ja")
+    page.goto("/games/mancala/rules")
+    style = page.evaluate(
+        "(() => { const s = getComputedStyle(document.querySelector('.prose td'));"
+        " return [s.wordBreak, s.lineBreak]; })()"
+    )
+    assert style == ["auto-phrase", "strict"], "no 「ベーシッ/ク」, no line starting with 「ー」"
+
+
 def test_keyboard_focus_shows_the_design_systems_ring(new_page: Any) -> None:
     page = new_page(lang="en", reduced_motion="reduce")  # no transition to wait for
     page.goto("/games/mancala")

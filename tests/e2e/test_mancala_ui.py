@@ -291,6 +291,9 @@ def test_reduced_motion_shows_moves_without_animation(new_page: Any) -> None:
     page.wait_for_function(YOUR_MOVE_OR_OVER, timeout=1500)
     assert counts(page)[:7] == [4, 4, 0, 5, 5, 5, 1]
     assert page.evaluate("window.__animated") is False
+    # Screen-reader labels count in words that fit the number.
+    assert page.get_attribute(".mb-hit--store >> nth=0", "aria-label") == "Your store: 1 stone"
+    assert page.get_attribute("button.mb-hit--pit >> nth=3", "aria-label") == "Your pit 4: 5 stones"
 
 
 def test_room_socket_keeps_seq_order_and_asks_for_sync_on_a_gap(new_page: Any) -> None:
