@@ -6,7 +6,7 @@ import asyncio
 import random
 from typing import Any, Literal
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from asobiba.core.errors import InvalidOptions
@@ -90,6 +90,35 @@ async def new_room(body: NewRoom, request: Request) -> dict[str, Any]:
     except InvalidOptions as error:
         raise HTTPException(400, detail={"code": error.code, "message": str(error)}) from None
     return {"room_id": room.id, "seat": seat, "ws": f"/ws/rooms/{room.id}"}
+
+
+@router.get("/rooms")
+async def my_rooms(
+    request: Request, game: str = Query(max_length=32), mine: Literal["unfinished"] = "unfinished"
+) -> dict[str, Any]:
+    """The visitor's unfinished games of ``game``, newest first, each with its address."""
+    _game(game)
+    person = player_id(request)
+    if person is None:
+        return {"rooms": []}
+    store = request.app.state.hub.store
+    rooms = await asyncio.to_thread(store.unfinished_rooms, person, game)
+    listed = []
+    for room in rooms:
+        seat = next(i for i, spec in enumerate(room.seats) if spec.get("player") == person)
+        listed.append(
+            {
+                "room_id": room.id,
+                "game": room.game,
+                "url": f"/games/{room.game}/{room.id}",
+                "options": room.options,
+                "level": next((spec["bot"] for spec in room.seats if "bot" in spec), None),
+                "seat": seat,
+                "moves": room.moves,
+                "created_at": room.created_at.isoformat(),
+            }
+        )
+    return {"mine": mine, "rooms": listed}
 
 
 @router.get("/records/{game_name}")

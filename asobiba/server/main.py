@@ -2,14 +2,34 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import uvicorn
+from sqlalchemy.engine import make_url
 
 from asobiba.server.app import create_app
-from asobiba.server.settings import MAX_MESSAGE_BYTES
+from asobiba.server.settings import MAX_MESSAGE_BYTES, Settings
+
+
+def startup_line(host: str, port: int, database_url: str) -> str:
+    """What ``make run`` prints first: where to point the browser and where the games are kept
+    (an SQLite file's path, or the database URL without its password).
+
+    >>> startup_line("127.0.0.1", 8000, "sqlite:////data/asobiba.sqlite3")
+    'asobiba: open http://127.0.0.1:8000 (database: SQLite file /data/asobiba.sqlite3)'
+    """
+    url = make_url(database_url)
+    if url.get_backend_name() == "sqlite":
+        where = f"SQLite file {Path(url.database or ':memory:')}"
+    else:
+        where = url.render_as_string(hide_password=True)
+    return f"asobiba: open http://{host}:{port} (database: {where})"
 
 
 def serve(host: str, port: int, database_url: str | None) -> None:
-    app = create_app(database_url=database_url)
+    url = Settings.load(database_url).database_url
+    print(startup_line(host, port, url), flush=True)
+    app = create_app(database_url=url)
     # Frames far beyond the message limit are refused by uvicorn itself (close 1009); smaller
     # oversized ones reach the room socket, which answers "too_large".
     uvicorn.run(app, host=host, port=port, ws_max_size=16 * MAX_MESSAGE_BYTES, log_level="info")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,8 @@ from fastapi.templating import Jinja2Templates
 from markdown_it import MarkdownIt
 
 from asobiba.games import COMING, game_names, get_game
+from asobiba.server.identity import player_id
+from asobiba.server.store import RoomBrief, Store
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 TEMPLATES_DIR = WEB_DIR / "templates"
@@ -40,6 +43,11 @@ _ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 router = APIRouter()
 templates = Jinja2Templates(directory=TEMPLATES_DIR)
+
+
+def page(path: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """A page route answering GET and HEAD (FastAPI's ``get`` alone refuses HEAD with 405)."""
+    return router.api_route(path, methods=["GET", "HEAD"], include_in_schema=False)
 
 
 def fill(text: str, **params: object) -> str:
@@ -164,12 +172,17 @@ def _levels_json(game: str) -> list[dict[str, Any]]:
     return [{"id": level, "name": names} for level, names in get_game(game).level_names().items()]
 
 
-@router.get("/", include_in_schema=False)
+@page("/")
 def home(request: Request) -> Response:
     return _render(request, "home.html", "home")
 
 
-@router.get("/games/{game}", include_in_schema=False)
+@page("/games")
+def games(request: Request) -> Response:
+    return _render(request, "games.html", "games")
+
+
+@page("/games/{game}")
 def play(request: Request, game: str) -> Response:
     if game in COMING:
         return _render(request, "coming.html", "play", game=game)
@@ -214,7 +227,7 @@ def render_rules(text: str) -> tuple[str, list[tuple[str, str]]]:
     return html, toc
 
 
-@router.get("/games/{game}/rules", include_in_schema=False)
+@page("/games/{game}/rules")
 def rules(request: Request, game: str) -> Response:
     if game not in game_names() and game not in COMING:
         return not_found_page(request)
@@ -236,23 +249,75 @@ def rules(request: Request, game: str) -> Response:
     )
 
 
-@router.get("/records/{game}", include_in_schema=False)
-def records(request: Request, game: str) -> Response:
-    if game not in game_names():
+@page("/games/{game}/{room_id}")
+def room(request: Request, game: str, room_id: str) -> Response:
+    """One game's own address. The seat comes from the signed guest cookie, never from the
+    browser: the seated guest gets the board to play on, anyone else a spectator's view."""
+    if game not in game_names() or not (TEMPLATES_DIR / f"play_{game}.html").is_file():
         return not_found_page(request)
+    brief = _room_brief(request, room_id)
+    if brief is None or brief.game != game:
+        return not_found_page(request)
+    person = player_id(request)
+    seat = next(
+        (i for i, spec in enumerate(brief.seats) if person and spec.get("player") == person), None
+    )
+    level = next((spec["bot"] for spec in brief.seats if "bot" in spec), None)
+    order = {0: "first", 1: "second"}.get(seat, "first") if seat is not None else None
+    return _render(
+        request,
+        f"play_{game}.html",
+        "play",
+        game=game,
+        options=_options_json(game),
+        levels=_levels_json(game),
+        room={
+            "room_id": brief.id,
+            "seat": seat,
+            "ws": f"/ws/rooms/{brief.id}",
+            "players": [{"kind": "bot" if "bot" in spec else "human"} for spec in brief.seats],
+            "settings": {"options": brief.options, "level": level, "order": order},
+        },
+    )
+
+
+def _room_brief(request: Request, room_id: str) -> RoomBrief | None:
+    if not _ROOM_ID.fullmatch(room_id):
+        return None
+    store: Store = request.app.state.hub.store
+    return store.room_brief(room_id)
+
+
+def _records_page(request: Request, shown: list[str], game: str | None) -> Response:
     return _render(
         request,
         "records.html",
         "records",
         game=game,
-        options=_options_json(game),
-        levels=_levels_json(game),
+        games=[
+            {"game": name, "options": _options_json(name), "levels": _levels_json(name)}
+            for name in shown
+        ],
     )
 
 
-@router.get("/replay/{room_id}", include_in_schema=False)
+@page("/records")
+def all_records(request: Request) -> Response:
+    return _records_page(request, game_names(), None)
+
+
+@page("/records/{game}")
+def records(request: Request, game: str) -> Response:
+    if game not in game_names():
+        return not_found_page(request)
+    return _records_page(request, [game], game)
+
+
+@page("/replay/{room_id}")
 def replay(request: Request, room_id: str) -> Response:
-    if not _ROOM_ID.fullmatch(room_id):
+    """A stored game's replay; an unknown or unfinished one is a 404 with the friendly page."""
+    brief = _room_brief(request, room_id)
+    if brief is None or not brief.finished:
         return not_found_page(request)
     games = {
         name: {"options": _options_json(name), "levels": _levels_json(name)}
@@ -261,7 +326,7 @@ def replay(request: Request, room_id: str) -> Response:
     return _render(request, "replay.html", "replay", room_id=room_id, games=games)
 
 
-@router.get("/lang/{code}", include_in_schema=False)
+@page("/lang/{code}")
 def set_lang(request: Request, code: str, next: str | None = None) -> Response:
     if code not in LANGS:
         return not_found_page(request)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from asobiba.server.db import Player, Result, RoomEvent, RoomRow
@@ -142,3 +142,68 @@ class Store:
                     .order_by(Result.finished_at, Result.id)
                 ).all()
             )
+
+    def room_brief(self, room_id: str) -> RoomBrief | None:
+        """A room's set-up and state without its event log: what a page needs to decide who
+        sits where (cheaper than ``load_room`` for a long game)."""
+        with self.sessions() as session:
+            row = session.get(RoomRow, room_id)
+            if row is None:
+                return None
+            moves = session.scalar(
+                select(func.count()).select_from(RoomEvent).where(RoomEvent.room_id == room_id)
+            )
+            finished = row.finished_at is not None
+            return RoomBrief(
+                row.id, row.game, row.options, row.seats, row.created_at, moves or 0, finished
+            )
+
+    def unfinished_rooms(self, player_id: str, game: str, limit: int = 20) -> list[RoomBrief]:
+        """The player's unfinished rooms of one game, newest first.
+
+        Seats are JSON, so the player is matched here rather than in SQL; the scan covers only
+        unfinished rooms of that game (``ix_rooms_unfinished``). A ``room_players`` table would
+        index it if abandoned rooms ever pile up.
+        """
+        with self.sessions() as session:
+            rows = session.scalars(
+                select(RoomRow)
+                .where(RoomRow.finished_at.is_(None), RoomRow.game == game)
+                .order_by(RoomRow.created_at.desc())
+            ).all()
+            mine = [
+                row for row in rows if any(seat.get("player") == player_id for seat in row.seats)
+            ][:limit]
+            counts = dict(
+                session.execute(
+                    select(RoomEvent.room_id, func.count())
+                    .where(RoomEvent.room_id.in_([row.id for row in mine]))
+                    .group_by(RoomEvent.room_id)
+                ).all()
+            )
+            return [
+                RoomBrief(
+                    row.id,
+                    row.game,
+                    row.options,
+                    row.seats,
+                    row.created_at,
+                    counts.get(row.id, 0),
+                    False,
+                )
+                for row in mine
+            ]
+
+
+@dataclass(frozen=True)
+class RoomBrief:
+    """A room without its log (``Store.room_brief``, ``Store.unfinished_rooms``)."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    seats: list[dict[str, Any]]
+    created_at: datetime
+    moves: int
+    """Events applied so far."""
+    finished: bool

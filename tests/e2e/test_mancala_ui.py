@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import urlsplit
 
 from asobiba.games import get_game
 from asobiba.server.pages import strings
@@ -87,7 +88,7 @@ def test_kalah_against_the_beginner_in_japanese(new_page: Any) -> None:
     page.wait_for_function(YOUR_MOVE_OR_OVER)
     page.keyboard.press("3")
     page.wait_for_selector(".mb-callout--extra")
-    assert page.text_content(".mb-callout--extra") == JA["call.extra"]
+    assert page.text_content(".mb-callout--extra") == JA["call.extra.you"], "says whose"
     moves = play_to_the_end(page, keys=True) + 1
     assert moves >= 3
 
@@ -98,18 +99,31 @@ def test_kalah_against_the_beginner_in_japanese(new_page: Any) -> None:
     assert page.get_attribute("#turn", "data-turn") == "over"
     assert_board_consistent(page)
 
-    page.click("#to-records")
-    page.wait_for_selector("#stored-games")
+    # "View board": the result and the rematch stay beside the final board.
+    page.click("#close-result")
+    assert page.text_content("#turn-text") == title
+    assert scores_in(page.text_content("#result-bar-score")) == [you, them]
+    if you != them:
+        won = JA["result.won_by"] if you > them else JA["result.lost_by"]
+        words = won.replace("{n}", str(abs(you - them)))
+        if abs(you - them) == 1:
+            words = JA["result.won_by.one" if you > them else "result.lost_by.one"]
+        assert page.text_content("#result-bar-detail") == words
+    assert page.locator("#rematch-bar").is_visible()
+    assert page.locator("#hint").is_hidden(), "no pit to press any more"
+
+    page.click("#result-bar a[href='/records/mancala']")
+    page.wait_for_selector(".stored-games")
     rule = "カラハ・石の数 4・横取りあり・残った石を数える"
     assert rule in page.text_content(".record-set-title")
-    row = page.locator(".record-set tbody tr").first
+    row = page.locator(".record-set tr:not(.record-set-head)").first
     assert row.locator("th").text_content() == BEGINNER["ja"]
     assert row.locator("td").nth(0).text_content() == JA["seat.first"]
     result = {JA["result.win"]: "wins", JA["result.loss"]: "losses", JA["result.draw"]: "draws"}
     column = {"wins": 2, "draws": 3, "losses": 4}[result[title]]
     assert row.locator("td").nth(1).text_content() == "1"
     assert row.locator("td").nth(column).text_content() == "1"
-    games = page.locator("#stored-games tbody tr")
+    games = page.locator(".stored-games tbody tr")
     assert games.count() == 1
     assert f"{you} – {them}" in games.first.text_content()
 
@@ -149,17 +163,18 @@ def test_kalah_against_the_beginner_in_english_moving_second(new_page: Any) -> N
     assert page.text_content("#result-score").startswith("Stones in stores: you ")
     you, them = scores_in(page.text_content("#result-score"))
     page.click("#to-records")
-    page.wait_for_selector("#stored-games")
-    assert page.locator(".record-set tbody tr th").first.text_content() == BEGINNER["en"]
-    assert page.locator(".record-set tbody tr td").first.text_content() == "Second"
+    page.wait_for_selector(".stored-games")
+    row = page.locator(".record-set tr:not(.record-set-head)").first
+    assert row.locator("th").text_content() == BEGINNER["en"]
+    assert row.locator("td").first.text_content() == "Second"
     # Finished moments ago, shown in the browser's own time zone.
     recent = page.evaluate("""() => [0, 60, 120].map((ago) => new Intl.DateTimeFormat("en",
       {dateStyle: "medium", timeStyle: "short"}).format(new Date(Date.now() - ago * 1000)))""")
-    assert page.locator("#stored-games tbody tr td").first.text_content() in recent
-    assert f"{you} – {them}" in page.text_content("#stored-games tbody tr"), "yours first"
-    page.locator("#stored-games tbody tr a").first.click()
+    assert page.locator(".stored-games tbody tr td").first.text_content() in recent
+    assert f"{you} – {them}" in page.text_content(".stored-games tbody tr"), "yours first"
+    page.locator(".stored-games tbody tr a").first.click()
     page.wait_for_selector("#replay:not([hidden])")
-    assert "You played Second" in page.text_content("#replay-meta")
+    assert page.text_content("#replay-meta").endswith(" · You moved second")
     page.click("#next")
     page.wait_for_function("() => !document.querySelector('.is-animating')")
     assert page.text_content("#move-text").startswith("Computer (Beginner): pit ")
@@ -180,6 +195,8 @@ def test_basic_with_three_stones_on_a_phone(new_page: Any) -> None:
     page.wait_for_selector("#play[data-state=playing]")
     assert page.text_content("#rule-chip") == "Basic · Stones per pit: 3"
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    assert page.locator(".mb-count--store").first.is_hidden(), "Basic stores decide nothing"
+    assert page.locator(".mb-count").first.is_visible()
     play_to_the_end(page)
     score = page.text_content("#result-score")
     assert score in {EN["result.basic_you"], EN["result.basic_them"]}
@@ -196,9 +213,9 @@ def test_basic_with_three_stones_on_a_phone(new_page: Any) -> None:
     assert page.text_content("#rule-chip") == "Basic · Stones per pit: 3"
 
     page.goto("/records/mancala")
-    page.wait_for_selector("#stored-games")
+    page.wait_for_selector(".stored-games")
     assert "Basic · Stones per pit: 3" in page.text_content(".record-set-title")
-    first_game = page.locator("#stored-games tbody tr").last
+    first_game = page.locator(".stored-games tbody tr").last
     assert f"Left {you_left} – {them_left}" in first_game.text_content()
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
 
@@ -218,6 +235,7 @@ def test_settings_are_remembered_and_a_reload_resumes_the_game(new_page: Any) ->
     page.click(".dialog--confirm [data-confirm]")
     page.wait_for_selector("#play[data-state=setup]")
     assert page.is_checked("input[name=seeds][value='5']")
+    assert urlsplit(page.url).path == "/games/mancala", "the settings have their own address"
 
 
 RECORD_SOCKETS = """
@@ -275,6 +293,9 @@ def test_reduced_motion_shows_moves_without_animation(new_page: Any) -> None:
     page.wait_for_function(YOUR_MOVE_OR_OVER, timeout=1500)
     assert counts(page)[:7] == [4, 4, 0, 5, 5, 5, 1]
     assert page.evaluate("window.__animated") is False
+    # Screen-reader labels count in words that fit the number.
+    assert page.get_attribute(".mb-hit--store >> nth=0", "aria-label") == "Your store: 1 stone"
+    assert page.get_attribute("button.mb-hit--pit >> nth=3", "aria-label") == "Your pit 4: 5 stones"
 
 
 def test_room_socket_keeps_seq_order_and_asks_for_sync_on_a_gap(new_page: Any) -> None:
@@ -315,7 +336,14 @@ def test_room_socket_keeps_seq_order_and_asks_for_sync_on_a_gap(new_page: Any) -
 
 def test_pages_have_one_h1_and_named_controls(new_page: Any) -> None:
     page = new_page(lang="ja", width=375)
-    for path in ("/", "/games/mancala", "/games/mancala/rules", "/records/mancala"):
+    for path in (
+        "/",
+        "/games",
+        "/games/mancala",
+        "/games/mancala/rules",
+        "/records",
+        "/records/mancala",
+    ):
         page.goto(path)
         page.wait_for_load_state("networkidle")
         assert page.locator("h1").count() == 1, path

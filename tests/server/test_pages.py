@@ -54,7 +54,7 @@ def embedded(text: str, element_id: str) -> object:
 
 @pytest.mark.parametrize(
     "path",
-    ["/", "/games/mancala", "/games/mancala/rules", "/records/mancala", "/replay/abc_DEF-123"],
+    ["/", "/games/mancala", "/games/mancala/rules", "/records/mancala"],
 )
 def test_pages_render_with_header_language_switch_and_strings(
     client: TestClient, path: str
@@ -116,7 +116,6 @@ def test_coming_game_has_a_coming_soon_page(client: TestClient) -> None:
         "/games/nope/rules",
         "/records/nope",
         "/records/momojan",
-        "/replay/bad%21id",
         "/lang/fr",
         "/lang/",
     ],
@@ -314,7 +313,7 @@ def test_every_referenced_static_file_exists() -> None:
 
 
 def test_embedded_json_cannot_close_its_script(client: TestClient) -> None:
-    text = client.get("/replay/x").text
+    text = client.get("/games/mancala").text
     for block in re.findall(
         r'<script type="application/json" id="[\w-]+">(.*?)</script>', text, re.S
     ):
@@ -333,4 +332,9 @@ def test_rule_page_shows_the_designed_values_from_the_data_file(
         reason = level.reason_ja if lang == "ja" else level.reason
         assert str(escape(reason)) in page
         assert f"{level.nodes:,}" in page or level.nodes == 0
-    assert page.count("<code>designed</code>") == len(LEVELS)
+    table = page[page.index('id="designed-heading"') :]
+    source = pages.strings(lang)["rules.source.designed"]
+    assert table.count(f'">{escape(source)}</td>') == len(LEVELS), "the source in plain words"
+    assert "<code>" not in table
+    for note in ("OpenSpiel", "2-core", "2コア", "clock", "時計", "temperature", "温度"):
+        assert note not in table, f"an engineering note on a player's page: {note}"

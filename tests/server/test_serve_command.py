@@ -24,8 +24,9 @@ def test_serve_answers_on_the_given_port_with_the_default_sqlite_file(tmp_path: 
     server = subprocess.Popen(
         [sys.executable, "-m", "asobiba.cli", "serve", "--port", str(port)],
         env=env,
-        stdout=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
+        text=True,
     )
     try:
         body = ""
@@ -40,4 +41,9 @@ def test_serve_answers_on_the_given_port_with_the_default_sqlite_file(tmp_path: 
         assert (tmp_path / "asobiba.sqlite3").exists()
     finally:
         server.terminate()
-        server.wait(timeout=10)
+        output, _ = server.communicate(timeout=10)
+    first = output.splitlines()[0]
+    assert first == (
+        f"asobiba: open http://127.0.0.1:{port} "
+        f"(database: SQLite file {tmp_path / 'asobiba.sqlite3'})"
+    ), "make run says where to go and where the games are kept"

@@ -248,7 +248,9 @@ class Mancala:
 
 
 def _level_in_words(level: Level) -> dict[str, str]:
-    """A level's parameters from data.toml, said in both languages for the rule page."""
+    """A level's parameters from data.toml, said in both languages for the rule page: what a
+    player can picture (reading ahead, slips), not the machine's figures (the clock, the softmax
+    temperature), which docs/STRENGTH.md gives."""
     if level.depth == 0:
         return {
             "ja": f"読まない。もう1回は必ず取り、横取りに気づくのは{level.sight:.0%}、"
@@ -258,17 +260,14 @@ def _level_in_words(level: Level) -> dict[str, str]:
         }
     if level.nodes:
         return {
-            "ja": f"1手に最大{level.nodes:,}局面（{level.time}秒で打ち切り）。"
-            "石が少なければ終局まで読み切る",
-            "en": f"Up to {level.nodes:,} positions a move (stopped at {level.time} s); "
+            "ja": f"1手に最大{level.nodes:,}局面を読む。石が少なければ終局まで読み切る",
+            "en": f"Looks at up to {level.nodes:,} positions a move; "
             "reads to the end when few stones remain",
         }
     words = {"ja": f"{level.depth}手先まで読む", "en": f"Reads {level.depth} moves ahead"}
     if level.blunder:
-        words["ja"] += f"。{level.blunder:.0%}の手は感覚で選ぶ（温度{level.temperature}石）"
-        words["en"] += (
-            f"; picks {level.blunder:.0%} of moves by feel (temperature {level.temperature} stones)"
-        )
+        words["ja"] += f"。{level.blunder:.0%}の手は感覚で選ぶ"
+        words["en"] += f"; picks {level.blunder:.0%} of moves by feel"
     return words
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -15,6 +16,7 @@ from asobiba.games.mancala.rules import OPTIONS
 
 PAGES = Path(__file__).resolve().parents[3] / "asobiba" / "games" / "mancala"
 LANGS = ("ja", "en")
+I18N = PAGES.parents[1] / "web" / "i18n"
 # The rulebooks live in shared/ beside the repository (as on the developers' machines and in CI).
 SEEDS = os.environ.get("ASOBIBA_RULEBOOKS") or str(PAGES.parents[2].parent / "shared" / "seeds")
 RULEBOOK = Path(SEEDS) / "003_a478a870473cd6e1.txt"
@@ -46,7 +48,8 @@ def test_page_names_every_level(lang: str) -> None:
     for level in LEVELS:
         name = level.name_ja if lang == "ja" else level.name_en
         assert name in page, f"rules.{lang}.md does not name level {level.id} ({name})"
-    assert "designed" in page, "bot levels are designed values: the page must say so"
+    designed = {"ja": "遊び場が独自に決めました", "en": "asobiba's own design"}[lang]
+    assert designed in page, "bot levels are designed values: the page must say so"
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -79,3 +82,11 @@ def test_page_does_not_copy_the_rulebook(lang: str) -> None:
         if len(line.strip()) >= 20 and line.strip() in rulebook
     ]
     assert not copied, f"rules.{lang}.md repeats the rulebook verbatim: {copied}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_page_names_the_random_order_as_the_settings_do(lang: str) -> None:
+    random = json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8"))["order.random"]
+    page = _page(lang)
+    assert f"「{random}」" in page or f'"{random}"' in page, f"rules.{lang}.md lacks {random!r}"
+    assert "ランダム" not in page

@@ -15,6 +15,15 @@ export function t(key, params = {}) {
   return text.replace(/\{(\w+)\}/g, (hole, name) => (name in params ? String(params[name]) : hole));
 }
 
+/**
+ * `t` for a string about `n` things: the `.one` form when n is 1 and the language has one
+ * ("1 stone", not "1 stones"), else the plain key.
+ */
+export function tn(key, n, params = {}) {
+  const one = `${key}.one`;
+  return t(n === 1 && one in STRINGS ? one : key, { n, ...params });
+}
+
 /** A `{ja, en}` pair from the game data, in the page's language. */
 export function pick(names) {
   if (!names) return "";

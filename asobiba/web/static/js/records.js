@@ -1,5 +1,7 @@
-// The records page: GET /api/records/{game} → one table per rule set (strength × first/second)
-// and the list of stored games with links to their replays.
+// The records page: per game, GET /api/rooms?mine=unfinished (games to go back to), then
+// GET /api/records/{game} → one table of every rule set (strength × first/second, the rule sets
+// as row groups so the columns line up) and the list of stored games with links to replays.
+// /records shows every game's, /records/{game} one game's (page data: `games`, `game`).
 import { getJSON } from "./api.js";
 import { h } from "./dom.js";
 import { LANG, pageData, t } from "./i18n.js";
@@ -7,7 +9,7 @@ import { levelName, ruleName } from "./rules-name.js";
 
 const data = pageData();
 const box = document.getElementById("records");
-const levelOrder = new Map((data.levels ?? []).map((level, index) => [level.id, index]));
+const COLUMNS = 9;
 
 function seatName(seat) {
   return t(seat === 0 ? "seat.first" : "seat.second");
@@ -57,18 +59,27 @@ function header(...keys) {
   );
 }
 
-function ruleSetTable(rows) {
-  rows.sort(
-    (a, b) => (levelOrder.get(a.level) ?? 99) - (levelOrder.get(b.level) ?? 99) || a.seat - b.seat,
-  );
-  const body = h(
+/** One rule set's rows (weakest opponent first, then first/second), under its name. */
+function ruleSetGroup(rows, info) {
+  const order = new Map(info.levels.map((level, index) => [level.id, index]));
+  rows.sort((a, b) => (order.get(a.level) ?? 99) - (order.get(b.level) ?? 99) || a.seat - b.seat);
+  return h(
     "tbody",
-    {},
+    { class: "record-set" },
+    h(
+      "tr",
+      { class: "record-set-head" },
+      h(
+        "th",
+        { scope: "colgroup", colspan: COLUMNS, class: "record-set-title" },
+        ruleName(rows[0].options ?? {}, info.options),
+      ),
+    ),
     rows.map((row) =>
       h(
         "tr",
         {},
-        cell("records.col.level", levelName(row.level, data.levels), { head: true }),
+        cell("records.col.level", levelName(row.level, info.levels), { head: true }),
         cell("records.col.seat", seatName(row.seat)),
         cell("records.col.games", row.games, { numeric: true }),
         cell("records.col.wins", row.wins, { numeric: true }),
@@ -93,12 +104,21 @@ function ruleSetTable(rows) {
       ),
     ),
   );
+}
+
+/** Every rule set in one table: the same columns at the same places for all of them. */
+function ruleSetsTable(rows, info) {
+  const groups = new Map();
+  for (const row of rows) {
+    if (!groups.has(row.rule_key)) groups.set(row.rule_key, []);
+    groups.get(row.rule_key).push(row);
+  }
   return h(
     "div",
     { class: "table-wrap" },
     h(
       "table",
-      { class: "table table--stack" },
+      { class: "table table--stack records-table", id: `record-sets-${info.game}` },
       header(
         ["records.col.level"],
         ["records.col.seat"],
@@ -110,7 +130,7 @@ function ruleSetTable(rows) {
         ["records.col.best_margin", true],
         ["records.col.streak"],
       ),
-      body,
+      [...groups.values()].map((group) => ruleSetGroup(group, info)),
     ),
   );
 }
@@ -129,14 +149,14 @@ function scoreText(game) {
   return mine === undefined ? "—" : `${mine} – ${theirs}`;
 }
 
-function gamesTable(games) {
+function gamesTable(games, info) {
   const rows = games.map((game) =>
     h(
       "tr",
       {},
       cell("records.col.date", when(game.finished_at), { wide: true }),
-      cell("records.col.rules", ruleName(game.options ?? {}, data.options), { wide: true }),
-      cell("records.col.level", levelName(game.level, data.levels)),
+      cell("records.col.rules", ruleName(game.options ?? {}, info.options), { wide: true }),
+      cell("records.col.level", levelName(game.level, info.levels)),
       cell("records.col.seat", seatName(game.seat)),
       cell("records.col.result", resultBadge(game.result)),
       cell("records.col.score", scoreText(game), { numeric: true }),
@@ -155,7 +175,7 @@ function gamesTable(games) {
     { class: "table-wrap" },
     h(
       "table",
-      { class: "table table--stack", id: "stored-games" },
+      { class: "table table--stack stored-games", id: `stored-games-${info.game}` },
       header(
         ["records.col.date"],
         ["records.col.rules"],
@@ -170,11 +190,53 @@ function gamesTable(games) {
   );
 }
 
-function render(payload) {
-  const rows = payload.rows ?? [];
-  const games = payload.games ?? [];
+/** Games not finished yet, each with a link back to its own address. */
+function unfinishedTable(rooms, info) {
+  const rows = rooms.map((room) =>
+    h(
+      "tr",
+      {},
+      cell("records.col.started", when(room.created_at), { wide: true }),
+      cell("records.col.rules", ruleName(room.options ?? {}, info.options), { wide: true }),
+      cell("records.col.level", levelName(room.level, info.levels)),
+      cell("records.col.seat", seatName(room.seat)),
+      cell("records.col.moves", room.moves, { numeric: true }),
+      cell(
+        "records.continue",
+        h("a", { class: "btn btn--small btn--primary", href: room.url }, t("records.continue")),
+      ),
+    ),
+  );
+  return h(
+    "div",
+    { class: "table-wrap" },
+    h(
+      "table",
+      { class: "table table--stack unfinished-games", id: `unfinished-${info.game}` },
+      header(
+        ["records.col.started"],
+        ["records.col.rules"],
+        ["records.col.level"],
+        ["records.col.seat"],
+        ["records.col.moves", true],
+        ["records.continue"],
+      ),
+      h("tbody", {}, rows),
+    ),
+  );
+}
+
+/** One game's records: its unfinished games, its rule sets and its stored games. */
+function gameRecords(info, records, rooms, depth) {
+  const heading = (key, text) => h(`h${depth}`, { id: `${key}-${info.game}` }, text);
+  const part = (key, text, ...content) =>
+    h("section", { "aria-labelledby": `${key}-${info.game}` }, heading(key, text), content);
+  const rows = records.rows ?? [];
+  const games = records.games ?? [];
+  const parts = [];
+  if (rooms.length) parts.push(part("unfinished", t("records.unfinished"), unfinishedTable(rooms, info)));
   if (!rows.length && !games.length) {
-    box.replaceChildren(
+    parts.push(
       h(
         "div",
         { class: "card empty-state" },
@@ -182,43 +244,50 @@ function render(payload) {
         h(
           "p",
           { class: "btn-row" },
-          h("a", { class: "btn btn--primary", href: `/games/${data.game}` }, t("home.play")),
+          h("a", { class: "btn btn--primary", href: `/games/${info.game}` }, t("home.play")),
         ),
       ),
     );
-    return;
+    return parts;
   }
-  const groups = new Map();
-  for (const row of rows) {
-    if (!groups.has(row.rule_key)) groups.set(row.rule_key, []);
-    groups.get(row.rule_key).push(row);
-  }
-  const sets = [...groups.values()].map((group) =>
-    h(
-      "section",
-      { class: "record-set" },
-      h("h3", { class: "record-set-title" }, ruleName(group[0].options ?? {}, data.options)),
-      ruleSetTable(group),
+  parts.push(
+    part("sets", t("nav.records"), ruleSetsTable(rows, info)),
+    part(
+      "games",
+      t("records.games"),
+      games.length ? gamesTable(games, info) : h("p", { class: "muted" }, t("records.no_games")),
     ),
   );
-  box.replaceChildren(
-    h(
-      "section",
-      { "aria-labelledby": "sets-heading" },
-      h("h2", { id: "sets-heading" }, t("nav.records")),
-      sets,
-    ),
-    h(
-      "section",
-      { "aria-labelledby": "games-heading" },
-      h("h2", { id: "games-heading" }, t("records.games")),
-      games.length ? gamesTable(games) : h("p", { class: "muted" }, t("records.no_games")),
-    ),
-  );
+  return parts;
 }
 
-getJSON(`/api/records/${encodeURIComponent(data.game)}`)
-  .then(render)
+async function load(info) {
+  const game = encodeURIComponent(info.game);
+  const [records, rooms] = await Promise.all([
+    getJSON(`/api/records/${game}`),
+    getJSON(`/api/rooms?mine=unfinished&game=${game}`),
+  ]);
+  return { info, records, rooms: rooms.rooms ?? [] };
+}
+
+Promise.all((data.games ?? []).map(load))
+  .then((loaded) => {
+    if (data.game) {
+      const [{ info, records, rooms }] = loaded;
+      box.replaceChildren(...gameRecords(info, records, rooms, 2));
+      return;
+    }
+    box.replaceChildren(
+      ...loaded.map(({ info, records, rooms }) =>
+        h(
+          "section",
+          { class: "records-game", "aria-labelledby": `game-${info.game}` },
+          h("h2", { id: `game-${info.game}` }, t(`game.${info.game}.name`)),
+          gameRecords(info, records, rooms, 3),
+        ),
+      ),
+    );
+  })
   .catch(() => {
     box.replaceChildren(
       h("p", { class: "notice notice--error", role: "alert" }, t("records.error")),

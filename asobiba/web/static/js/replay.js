@@ -24,14 +24,24 @@ let board = null;
 let seat = 0;
 let timer = null;
 let game = null;
+let viewer = null; // the viewer's seat in this game; null when they did not play it
+
+/** "you", "computer" or "player": who made the move shown in `frame` (for the call-outs). */
+function whose(frame) {
+  const last = frame?.last;
+  if (!last) return null;
+  if (last.seat === viewer) return "you";
+  return game.seats?.[last.seat]?.kind === "human" ? "player" : "computer";
+}
 
 function describe(frame) {
   const last = frame?.last;
   if (!last) return t("replay.start");
-  const who =
-    last.seat === seat
-      ? t("play.you")
-      : t("play.bot", { level: levelName(game.level, game.levels) });
+  const who = {
+    you: t("play.you"),
+    player: t("play.player"),
+    computer: t("play.bot", { level: levelName(game.level, game.levels) }),
+  }[whose(frame)];
   let text = t("replay.move", { who, n: last.pit + 1 });
   if (last.capture_from) text += ` — ${t("call.capture")}`;
   else if (last.extra_turn) text += ` — ${t("call.extra")}`;
@@ -66,7 +76,7 @@ function go(target, { animate = false } = {}) {
     const step = animate && next === index + 1;
     index = next;
     update();
-    if (step) await board.play(frames[index], { fast: waiting > 0 });
+    if (step) await board.play(frames[index], { fast: waiting > 0, whose: whose(frames[index]) });
     else board.show(frames[index]);
   });
   return navigation;
@@ -117,20 +127,27 @@ async function main() {
     return;
   }
   const info = data.games?.[replay.game] ?? { options: [], levels: [] };
-  game = { level: replay.level, levels: info.levels };
-  seat = replay.seat ?? 0;
+  game = { level: replay.level, levels: info.levels, seats: replay.seats };
+  viewer = replay.seat ?? null;
+  seat = viewer ?? 0;
   frames = replay.frames;
   const Board = await load();
   board = new Board(document.getElementById("board"), { seat });
   bindSpeed(document.getElementById("speed"), (speed) => board.setSpeed(speed));
-  meta.textContent = t("replay.vs", {
+  const vs = t("replay.vs", {
     rules: ruleName(replay.options ?? frames[0].options ?? {}, info.options),
     level: levelName(replay.level, info.levels),
-    seat: t(seat === 0 ? "seat.first" : "seat.second"),
   });
-  document.getElementById("name-them").textContent = t("play.bot", {
-    level: levelName(replay.level, info.levels),
-  });
+  const order = viewer === null ? null : t(`replay.order.${viewer === 0 ? "first" : "second"}`);
+  meta.textContent = [vs, order].filter(Boolean).join(t("replay.sep"));
+  const name = (s) =>
+    s === viewer
+      ? t("play.you")
+      : replay.seats?.[s]?.kind === "human"
+        ? t("play.player")
+        : t("play.bot", { level: levelName(replay.level, info.levels) });
+  document.getElementById("name-you").textContent = name(seat);
+  document.getElementById("name-them").textContent = name(1 - seat);
   scrub.max = String(frames.length - 1);
   section.hidden = false;
   index = 0;

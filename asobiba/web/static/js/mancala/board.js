@@ -6,14 +6,36 @@
 // stable identity, so a move animates stone by stone from the observation's `last.path`
 // (see docs/ARCHITECTURE.md, "Mancala observation").
 import { h, reducedMotion, svg } from "../dom.js";
-import { t } from "../i18n.js";
+import { t, tn } from "../i18n.js";
 
-const W = 1000;
-const H = 460;
-const PITS_X0 = 160;
-const PITS_X1 = 840;
-const ROW_Y = { top: 150, bottom: 310 };
-const STORE = { w: 112, top: 62, bottom: 398, left: 84, right: 916 };
+/**
+ * The board's shapes, in SVG units. `wide` suits a desktop. On a phone the board is as wide as
+ * the screen and the screen is tall, so `tall` spends the height: narrower stores, rows further
+ * apart, bigger pits, counts and tap areas, and a wider band between the rows for call-outs.
+ */
+const SHAPES = {
+  wide: {
+    W: 1000,
+    H: 460,
+    x0: 160,
+    x1: 840,
+    rows: { top: 150, bottom: 310 },
+    store: { w: 112, top: 62, bottom: 398, left: 84, right: 916 },
+    maxPit: 54,
+    count: 1,
+  },
+  tall: {
+    W: 1000,
+    H: 640,
+    x0: 116,
+    x1: 884,
+    rows: { top: 200, bottom: 440 },
+    store: { w: 80, top: 110, bottom: 530, left: 66, right: 934 },
+    maxPit: 62,
+    count: 1.45,
+  },
+};
+const PHONE = "(max-width: 600px)";
 
 /** Per speed: ms between stones, ms a stone takes to fly. */
 export const SPEEDS = {
@@ -67,17 +89,35 @@ export class MancalaBoard {
     this.legalNow = [];
     this.gen = 0;
     this.current = null;
+    this.phone = window.matchMedia(PHONE);
+    this.shape = this.phone.matches ? SHAPES.tall : SHAPES.wide;
+    this.phone.addEventListener("change", () => this.reshape());
     this.build();
+  }
+
+  /** Switch between the wide and the tall board when the screen crosses the phone width. */
+  reshape() {
+    const shape = this.phone.matches ? SHAPES.tall : SHAPES.wide;
+    if (shape === this.shape) return;
+    this.skip();
+    this.shape = shape;
+    this.clearStones();
+    this.build();
+    if (this.obs) {
+      this.reconcile(this.obs, 0);
+      this.markLast(this.obs.last);
+      this.setLegal(this.legalNow);
+    }
   }
 
   // --- geometry ----------------------------------------------------------------------------
 
   colWidth() {
-    return (PITS_X1 - PITS_X0) / this.n;
+    return (this.shape.x1 - this.shape.x0) / this.n;
   }
 
   pitRadius() {
-    return Math.min(54, this.colWidth() * 0.45);
+    return Math.min(this.shape.maxPit, this.colWidth() * 0.45);
   }
 
   stoneRadius() {
@@ -89,13 +129,14 @@ export class MancalaBoard {
     const bottom = side === this.seat;
     const col = bottom ? i : this.n - 1 - i;
     return {
-      x: PITS_X0 + this.colWidth() * (col + 0.5),
-      y: bottom ? ROW_Y.bottom : ROW_Y.top,
+      x: this.shape.x0 + this.colWidth() * (col + 0.5),
+      y: bottom ? this.shape.rows.bottom : this.shape.rows.top,
       bottom,
     };
   }
 
   storeCentre(side) {
+    const STORE = this.shape.store;
     const right = side === this.seat;
     return { x: right ? STORE.right : STORE.left, y: (STORE.top + STORE.bottom) / 2, right };
   }
@@ -121,10 +162,11 @@ export class MancalaBoard {
     }
     const side = Number(key.slice(1));
     const c = this.storeCentre(side);
-    const cols = 4;
+    const STORE = this.shape.store;
+    const cols = STORE.w < 100 ? 3 : 4;
     const dx = (STORE.w - 2 * sr - 16) / (cols - 1);
     const dy = sr * 1.55;
-    const perLayer = 56;
+    const perLayer = cols * Math.floor((STORE.bottom - STORE.top - 40) / dy);
     const layer = Math.floor(k / perLayer);
     const j = k % perLayer;
     const row = Math.floor(j / cols);
@@ -139,8 +181,10 @@ export class MancalaBoard {
   // --- drawing -----------------------------------------------------------------------------
 
   build() {
+    const { W, H } = this.shape;
     this.root.replaceChildren();
     this.root.classList.add("mancala-board");
+    this.root.classList.toggle("mb--tall", this.shape === SHAPES.tall);
     this.root.style.setProperty("--aspect", `${W} / ${H}`);
     const defs = svg("defs", {});
     defs.append(
@@ -186,7 +230,7 @@ export class MancalaBoard {
     );
     const grain = svg("g", { class: "mb-grain" });
     for (let k = 0; k < 7; k++) {
-      const y = 40 + k * 58 + (k % 2) * 9;
+      const y = 40 + (k * (H - 112)) / 6 + (k % 2) * 9;
       const a = 10 + (k % 3) * 6;
       grain.append(
         svg("path", {
@@ -235,6 +279,7 @@ export class MancalaBoard {
     this.pitNodes = new Map();
     this.countNodes = new Map();
     this.hitNodes = new Map();
+    const { W, H, rows, store: STORE, count: scale } = this.shape;
     const r = this.pitRadius();
     const pct = (v, total) => `${(v / total) * 100}%`;
     // A hit area's CSS box, in percent of the board, from a rectangle in SVG units.
@@ -253,11 +298,11 @@ export class MancalaBoard {
         );
         this.pitLayer.append(group);
         this.pitNodes.set(key, group);
-        const ly = c.bottom ? c.y + r + 30 : c.y - r - 30;
+        const ly = c.bottom ? c.y + r + 30 * scale : c.y - r - 30 * scale;
         this.addCount(key, c.x, ly);
         const cw = this.colWidth();
-        const top = c.bottom ? (ROW_Y.top + ROW_Y.bottom) / 2 : 20;
-        const bottom = c.bottom ? H - 20 : (ROW_Y.top + ROW_Y.bottom) / 2;
+        const top = c.bottom ? (rows.top + rows.bottom) / 2 : 20;
+        const bottom = c.bottom ? H - 20 : (rows.top + rows.bottom) / 2;
         const style = box(c.x - cw / 2, top, cw, bottom - top);
         let hit;
         if (c.bottom) {
@@ -307,7 +352,8 @@ export class MancalaBoard {
       );
       this.pitLayer.append(group);
       this.pitNodes.set(key, group);
-      this.addCount(key, s.x, s.right ? STORE.bottom + 30 : STORE.top - 30, true);
+      const gap = 30 * scale;
+      this.addCount(key, s.x, s.right ? STORE.bottom + gap : STORE.top - gap, true);
       const hit = h("div", {
         class: "mb-hit mb-hit--store",
         role: "img",
@@ -324,10 +370,11 @@ export class MancalaBoard {
   }
 
   addCount(key, x, y, store = false) {
+    const k = this.shape.count;
     const g = svg(
       "g",
       { class: `mb-count${store ? " mb-count--store" : ""}`, transform: `translate(${x} ${y})` },
-      svg("rect", { x: -27, y: -21, width: 54, height: 42, rx: 21 }),
+      svg("rect", { x: -27 * k, y: -21 * k, width: 54 * k, height: 42 * k, rx: 21 * k }),
       svg("text", { x: 0, y: 1, "text-anchor": "middle", "dominant-baseline": "central" }, "0"),
     );
     this.countLayer.append(g);
@@ -474,10 +521,10 @@ export class MancalaBoard {
     const side = Number(rest.split(".")[0]);
     const mine = side === this.seat;
     let label;
-    if (kind === "s") label = t(mine ? "board.store_you" : "board.store_them", { count: n });
+    if (kind === "s") label = tn(mine ? "board.store_you" : "board.store_them", n);
     else {
       const i = Number(rest.split(".")[1]);
-      label = t(mine ? "board.pit_you" : "board.pit_them", { n: i + 1, count: n });
+      label = tn(mine ? "board.pit_you" : "board.pit_them", n, { pit: i + 1 });
     }
     hit.setAttribute("aria-label", label);
   }
@@ -503,6 +550,9 @@ export class MancalaBoard {
   show(obs, { legal = [] } = {}) {
     this.gen += 1;
     if (this.busy) this.skip();
+    this.clearCallout();
+    // In Basic the stores only take stones out of play: their counts decide nothing.
+    this.root.classList.toggle("mb--basic", obs.options?.variant === "basic");
     this.legalNow = legal;
     const pits = obs.pits[0].length;
     if (pits !== this.n) {
@@ -554,13 +604,23 @@ export class MancalaBoard {
     }
   }
 
-  /** Show a short call-out over the board ("Go again!", "Capture!"). */
-  callout(text, kind) {
+  /**
+   * Say what a move did ("You go again!", "The computer captures!") between the two rows of
+   * pits, where it hides no count. It belongs to that move: the next move's start clears it
+   * (`clearCallout`), or it fades after a few steps.
+   */
+  callout(kind, whose) {
+    const text = t(`call.${kind}.${whose ?? "computer"}`);
     this.live.textContent = text;
     const node = h("div", { class: `mb-callout mb-callout--${kind}` }, text);
     this.callouts.replaceChildren(node);
     const ms = Math.max(900, this.timing().step * 5);
     setTimeout(() => node.remove(), this.skipping ? 700 : ms);
+    return text;
+  }
+
+  clearCallout() {
+    this.callouts.replaceChildren();
   }
 
   announce(text) {
@@ -607,12 +667,14 @@ export class MancalaBoard {
     }
   }
 
-  async animate(obs, { legal = [], fast = false }) {
+  async animate(obs, { legal = [], fast = false, whose = null }) {
+    this.clearCallout();
     const last = obs.last;
+    const who = whose ?? (last && last.seat === this.seat ? "you" : "computer");
     const { step, fly } = fast ? SPEEDS.instant : this.timing();
     if (!last || !this.obs || step === 0 || obs.pits[0].length !== this.n) {
       this.show(obs, { legal });
-      this.sayCalls(last);
+      this.sayCalls(last, who);
       return;
     }
     this.gen += 1;
@@ -666,8 +728,8 @@ export class MancalaBoard {
       if (stale()) return;
       if (last.captured > 0 && lastKey[0] === "p") {
         if (last.capture_from) {
-          this.callout(t("call.capture"), "capture");
-          this.announce(`${t("call.capture")} ${t("call.captured", { n: last.captured })}`);
+          const said = this.callout("capture", who);
+          this.announce(`${said} ${tn("call.captured", last.captured)}`);
           await this.wait(step * 2);
           if (stale()) return;
           const [cs, ci] = last.capture_from;
@@ -688,7 +750,7 @@ export class MancalaBoard {
         await this.wait(step * 2);
       }
       if (stale()) return;
-      if (last.extra_turn) this.callout(t("call.extra"), "extra");
+      if (last.extra_turn) this.callout("extra", who);
       this.reconcile(obs, this.skipping ? 0 : fly * 2);
       if (!this.skipping && obs.outcome) await this.wait(step * 2);
     } finally {
@@ -702,10 +764,10 @@ export class MancalaBoard {
     }
   }
 
-  /** Without animation, still say what happened. */
-  sayCalls(last) {
+  /** Without animation, still say what happened (and who did it). */
+  sayCalls(last, who) {
     if (!last) return;
-    if (last.capture_from) this.callout(t("call.capture"), "capture");
-    else if (last.extra_turn) this.callout(t("call.extra"), "extra");
+    if (last.capture_from) this.callout("capture", who);
+    else if (last.extra_turn) this.callout("extra", who);
   }
 }

@@ -1,10 +1,13 @@
-// The Mancala play page: settings → POST /api/rooms → the room's WebSocket → the board.
+// The Mancala play page: settings → POST /api/rooms → the game's own address
+// (/games/mancala/<room>, kept in the address bar) → the room's WebSocket → the board.
 //
-// Messages are queued and handled one at a time, so the bot's reply (which arrives right after
-// the player's move) animates after it. See docs/ARCHITECTURE.md for the contract.
+// The server renders that address with `room` in the page data: the seat the guest cookie holds,
+// or none for a spectator, who watches without acting. Messages are queued and handled one at a
+// time, so the bot's reply (which arrives right after the player's move) animates after it.
+// See docs/ARCHITECTURE.md for the contract.
 import { ApiError, postJSON } from "../api.js";
 import { confirmDialog } from "../dialog.js";
-import { pageData, t } from "../i18n.js";
+import { pageData, t, tn } from "../i18n.js";
 import { RoomSocket } from "../room-socket.js";
 import { levelName, ruleName, valueKey } from "../rules-name.js";
 import { bindSpeed } from "../speed.js";
@@ -14,7 +17,6 @@ import { MancalaBoard } from "./board.js";
 const data = pageData();
 const GAME = data.game ?? "mancala";
 const SETTINGS_KEY = `asobiba.${GAME}.settings`;
-const ROOM_KEY = `asobiba.${GAME}.room`;
 
 const play = document.getElementById("play");
 const form = document.getElementById("settings");
@@ -25,6 +27,8 @@ const ruleChip = document.getElementById("rule-chip");
 const nameYou = document.getElementById("name-you");
 const nameThem = document.getElementById("name-them");
 const dialog = document.getElementById("result");
+const resultBarScore = document.getElementById("result-bar-score");
+const resultBarDetail = document.getElementById("result-bar-detail");
 
 const board = new MancalaBoard(document.getElementById("board"), {
   seat: 0,
@@ -32,7 +36,7 @@ const board = new MancalaBoard(document.getElementById("board"), {
 });
 bindSpeed(document.getElementById("speed"), (speed) => board.setSpeed(speed));
 
-let room = null; // {room_id, seat, ws, settings}
+let room = null; // {room_id, seat (null: watching), ws, players, settings}
 let socket = null;
 let obs = null;
 let legal = [];
@@ -154,7 +158,8 @@ async function start(settings) {
       order: settings.order,
     });
     lastSettings = settings;
-    enterRoom({ ...created, settings });
+    history.pushState(null, "", address(created.room_id));
+    enterRoom({ ...created, players: null, settings });
   } catch (error) {
     const message =
       error instanceof ApiError && error.code === "network" ? t("error.network") : error.message;
@@ -165,14 +170,15 @@ async function start(settings) {
   }
 }
 
+/** The address of a game, or of the settings (no room); `?speed=` and the like stay. */
+function address(roomId = null) {
+  const path = roomId ? `/games/${GAME}/${encodeURIComponent(roomId)}` : `/games/${GAME}`;
+  return path + window.location.search;
+}
+
 function enterRoom(created) {
   leaveRoom();
   room = created;
-  try {
-    sessionStorage.setItem(ROOM_KEY, JSON.stringify(created));
-  } catch {
-    /* a reload will not resume */
-  }
   obs = null;
   legal = [];
   queue = [];
@@ -181,8 +187,7 @@ function enterRoom(created) {
   board.setLegal([]);
   const settings = created.settings ?? {};
   ruleChip.textContent = ruleName(settings.options ?? {}, data.options);
-  nameThem.textContent = t("play.bot", { level: levelName(settings.level, data.levels) });
-  nameYou.textContent = t("play.you");
+  showNames();
   showState("playing");
   setTurn("wait", t("play.connecting"));
   document.getElementById("table").scrollIntoView({ block: "nearest" });
@@ -194,11 +199,34 @@ function leaveRoom() {
   socket = null;
   room = null;
   queue = [];
-  try {
-    sessionStorage.removeItem(ROOM_KEY);
-  } catch {
-    /* nothing kept */
-  }
+}
+
+/** Back to the settings, at the settings' address. */
+function toSettings() {
+  leaveRoom();
+  if (window.location.pathname !== `/games/${GAME}`) history.pushState(null, "", address());
+  showState("setup");
+  preview();
+}
+
+// Back and forward move between a game's address and the settings': the server decides what
+// each address shows (a seat, a spectator's view, the settings), so load it afresh.
+window.addEventListener("popstate", () => window.location.reload());
+
+/** Whose seat is whose: "You", "Computer (Beginner)" or, for a person seen by a spectator,
+ * "Player". */
+function seatName(seat) {
+  if (room && seat === room.seat) return t("play.you");
+  const player = room?.players?.[seat];
+  if (player && player.kind !== "bot") return t("play.player");
+  return t("play.bot", { level: levelName(room?.settings?.level, data.levels) });
+}
+
+/** The bottom row is the viewer's seat (seat 0 for a spectator), the top row the other one. */
+function showNames() {
+  const bottom = room?.seat ?? 0;
+  nameYou.textContent = seatName(bottom);
+  nameThem.textContent = seatName(1 - bottom);
 }
 
 function status(kind, event) {
@@ -206,10 +234,7 @@ function status(kind, event) {
   else if (kind === "failed") {
     const hadGame = obs !== null;
     leaveRoom();
-    if (!hadGame) {
-      showState("setup");
-      preview();
-    }
+    if (!hadGame) toSettings();
     // A 4xxx close follows the server's own error message, already shown.
     if (!(event?.code >= 4000 && event.code < 5000)) toast(t("error.network"), { kind: "error" });
   }
@@ -236,8 +261,12 @@ async function pump() {
 
 async function handle(msg) {
   if (msg.type === "sync") {
-    if (typeof msg.seat === "number" && room) room.seat = msg.seat;
-    board.setSeat(room?.seat ?? msg.seat ?? 0);
+    if (room) {
+      room.seat = msg.seat ?? null;
+      room.players = msg.players ?? room.players;
+    }
+    board.setSeat(room?.seat ?? 0);
+    showNames();
     obs = msg.obs;
     legal = msg.legal ?? [];
     board.show(obs, { legal });
@@ -245,62 +274,83 @@ async function handle(msg) {
   } else if (msg.type === "event") {
     obs = msg.obs;
     legal = msg.legal ?? [];
-    await board.play(obs, { legal, fast: hurry });
+    // Until the stones land, say whose stones are moving, not whose turn comes next.
+    if (obs.last) setTurn("sowing", sowingLabel(obs.last.seat));
+    await board.play(obs, { legal, fast: hurry, whose: whose(obs.last) });
     afterUpdate();
   } else if (msg.type === "error") {
     const key = `error.${msg.code}`;
     const text = t(key) === key ? t("error.generic", { message: msg.message ?? msg.code }) : t(key);
     toast(text, { kind: "error" });
     board.setLegal(legal);
+    if (obs) afterUpdate();
   }
 }
 
+/** The viewer's seat; null for a spectator. */
 function mySeat() {
-  return room?.seat ?? 0;
+  return room ? room.seat : null;
+}
+
+/** Who made a move, for the board's call-outs: you, the computer or (to a spectator) the
+ * player. */
+function whose(last) {
+  if (!last) return null;
+  if (last.seat === mySeat()) return "you";
+  return room?.players?.[last.seat]?.kind === "human" ? "player" : "computer";
+}
+
+function sowingLabel(seat) {
+  return seat === mySeat() ? t("play.turn.sowing_you") : t("play.turn.sowing", { name: seatName(seat) });
 }
 
 function turnKind() {
   if (!obs) return "wait";
   if (obs.outcome) return "over";
+  if (mySeat() === null) return obs.to_move === 0 ? "bottom" : "top";
   return obs.to_move === mySeat() ? "you" : "them";
 }
 
-function turnLabel() {
-  return (
-    { you: t("play.turn.you"), them: t("play.turn.opponent"), over: t("play.turn.over") }[
-      turnKind()
-    ] ?? t("play.connecting")
-  );
+function turnLabel(kind) {
+  if (kind === "over") return resultWords(obs.outcome).title;
+  if (kind === "bottom" || kind === "top") {
+    return t("play.turn.seat", { name: seatName(obs.to_move) });
+  }
+  return { you: t("play.turn.you"), them: t("play.turn.opponent") }[kind] ?? t("play.connecting");
 }
 
 function afterUpdate() {
   const kind = turnKind();
-  setTurn(kind, turnLabel());
-  if (kind === "over" && !resultShown && queue.length === 0) {
-    resultShown = true;
-    try {
-      sessionStorage.removeItem(ROOM_KEY);
-    } catch {
-      /* nothing kept */
+  setTurn(kind, turnLabel(kind));
+  // A call-out belongs to its move: the opponent's is gone once the turn comes back to you.
+  if (kind === "you" && obs.last && obs.last.seat !== mySeat()) board.clearCallout();
+  if (kind === "over") {
+    const words = resultWords(obs.outcome);
+    resultBarScore.textContent = words.score;
+    resultBarDetail.textContent = words.detail;
+    if (!resultShown && queue.length === 0 && mySeat() !== null) {
+      resultShown = true;
+      showResult(obs.outcome);
     }
-    showResult(obs.outcome);
   }
 }
 
 function act(pit) {
-  if (!socket || !obs || obs.outcome || obs.to_move !== mySeat() || queue.length || board.busy) {
-    return;
-  }
+  if (!socket || !obs || obs.outcome || mySeat() === null || obs.to_move !== mySeat()) return;
+  if (queue.length || board.busy) return;
   if (!legal.some((action) => action.pit === pit)) return;
   board.setLegal([]);
+  setTurn("sowing", sowingLabel(mySeat()));
   if (!socket.act({ pit })) {
     board.setLegal(legal);
+    afterUpdate();
     toast(t("play.reconnecting"));
   }
 }
 
 document.addEventListener("keydown", (event) => {
   if (play.dataset.state !== "playing" || event.altKey || event.ctrlKey || event.metaKey) return;
+  if (mySeat() === null) return;
   if (event.target.closest?.("input, select, textarea") || dialog.open) return;
   const digit = Number(event.key);
   if (Number.isInteger(digit) && digit >= 1 && digit <= board.n) {
@@ -316,23 +366,61 @@ document.getElementById("board").addEventListener("click", () => {
 
 // --- result dialog -------------------------------------------------------------------------
 
-function showResult(outcome) {
-  const seat = mySeat();
+/**
+ * The result in words, from the viewer's side (a spectator's from seat 0's): `result` (win, loss,
+ * draw), a `title` ("You win!"), the `score` and the `detail` with the margin ("Won by 22
+ * stones").
+ */
+function resultWords(outcome) {
+  const seat = mySeat() ?? 0;
   const winners = outcome.winners ?? [];
   const result = winners.length === 0 ? "draw" : winners.includes(seat) ? "win" : "loss";
-  const scores = outcome.scores ?? [0, 0];
-  dialog.dataset.result = result;
-  document.getElementById("result-title").textContent = t(`result.${result}`);
-  const scoreLine = document.getElementById("result-score");
-  const detail = document.getElementById("result-detail");
+  let title = t(`result.${result}`);
+  if (mySeat() === null) {
+    title =
+      result === "draw" ? t("result.draw") : t("result.seat_won", { name: seatName(winners[0]) });
+  }
+  const margin = outcome.margin ?? 0;
+  const by = (key) => tn(key, margin, { n: margin });
   if (outcome.win_by === "emptied_side") {
     const left = outcome.left ?? [0, 0];
-    scoreLine.textContent = t(winners.includes(seat) ? "result.basic_you" : "result.basic_them");
-    detail.textContent = t("result.left", { you: left[seat], them: left[1 - seat] });
-  } else {
-    scoreLine.textContent = t("result.stores", { you: scores[seat], them: scores[1 - seat] });
-    detail.textContent = outcome.margin ? t("result.margin", { n: outcome.margin }) : "";
+    const emptied = winners.includes(seat) ? "result.basic_you" : "result.basic_them";
+    return {
+      result,
+      title,
+      score: mySeat() === null ? t("result.basic_seat", { name: seatName(winners[0]) }) : t(emptied),
+      detail: t("result.left", { you: left[seat], them: left[1 - seat] }),
+    };
   }
+  const scores = outcome.scores ?? [0, 0];
+  const detail =
+    result === "draw" || !margin
+      ? ""
+      : mySeat() === null
+        ? by("result.by")
+        : by(result === "win" ? "result.won_by" : "result.lost_by");
+  return {
+    result,
+    title,
+    score:
+      mySeat() === null
+        ? t("result.stores_seats", {
+            bottom: seatName(0),
+            top: seatName(1),
+            a: scores[0],
+            b: scores[1],
+          })
+        : t("result.stores", { you: scores[seat], them: scores[1 - seat] }),
+    detail,
+  };
+}
+
+function showResult(outcome) {
+  const { result, title, score, detail } = resultWords(outcome);
+  dialog.dataset.result = result;
+  document.getElementById("result-title").textContent = title;
+  document.getElementById("result-score").textContent = score;
+  document.getElementById("result-detail").textContent = detail;
   document.getElementById("result-art").replaceChildren(resultArt(result));
   setTimeout(() => {
     if (!dialog.open) dialog.showModal();
@@ -365,22 +453,25 @@ function resultArt(result) {
   return node;
 }
 
-document.getElementById("rematch").addEventListener("click", () => {
-  dialog.close();
+function rematch() {
+  dialog.open && dialog.close();
   start(lastSettings ?? readSettings());
-});
+}
 
-document.getElementById("change").addEventListener("click", () => {
-  dialog.close();
-  leaveRoom();
-  showState("setup");
-  preview();
+function changeSettings() {
+  dialog.open && dialog.close();
+  toSettings();
   form.querySelector("input:checked")?.focus();
-});
+}
+
+document.getElementById("rematch").addEventListener("click", rematch);
+document.getElementById("change").addEventListener("click", changeSettings);
+document.getElementById("rematch-bar")?.addEventListener("click", rematch);
+document.getElementById("change-bar")?.addEventListener("click", changeSettings);
 
 document.getElementById("close-result").addEventListener("click", () => dialog.close());
 
-document.getElementById("new-game").addEventListener("click", async () => {
+document.getElementById("new-game")?.addEventListener("click", async () => {
   if (obs && !obs.outcome) {
     const leave = await confirmDialog(t("play.abandon_confirm"), {
       yes: t("play.abandon_yes"),
@@ -388,9 +479,7 @@ document.getElementById("new-game").addEventListener("click", async () => {
     });
     if (!leave) return;
   }
-  leaveRoom();
-  showState("setup");
-  preview();
+  toSettings();
   form.scrollIntoView({ block: "nearest" });
 });
 
@@ -399,19 +488,8 @@ document.getElementById("new-game").addEventListener("click", async () => {
 restoreSettings();
 applyOnlyWhen();
 
-function resume() {
-  let saved = null;
-  try {
-    saved = JSON.parse(sessionStorage.getItem(ROOM_KEY) ?? "null");
-  } catch {
-    saved = null;
-  }
-  if (saved?.ws) {
-    lastSettings = saved.settings ?? null;
-    enterRoom(saved);
-    return true;
-  }
-  return false;
-}
-
-if (!resume()) preview();
+if (data.room) {
+  // This page is a game's own address: play it (or watch it) from where it stands.
+  lastSettings = data.room.settings;
+  enterRoom(data.room);
+} else preview();

@@ -1,0 +1,96 @@
+"""A game's own address (/games/mancala/<room>): kept in the address bar while playing, resumed
+by a reload or a new tab of the same guest, listed on the records page while unfinished, and a
+spectator's view for anyone else."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import urlsplit
+
+from asobiba.server.pages import strings
+from tests.e2e.test_mancala_ui import YOUR_MOVE_OR_OVER, counts, start
+
+EN = strings("en")
+ADDRESS = re.compile(r"^/games/mancala/[0-9a-f]{16}$")
+
+
+def test_a_game_keeps_its_address_and_its_guest_can_come_back(new_page: Any) -> None:
+    page = new_page(lang="en")
+    start(page)
+    path = urlsplit(page.url).path
+    assert ADDRESS.match(path), page.url
+    page.wait_for_function(YOUR_MOVE_OR_OVER)
+    page.keyboard.press("1")
+    page.wait_for_function(YOUR_MOVE_OR_OVER)
+    assert urlsplit(page.url).path == path, "the address stays while playing"
+    before = counts(page)
+
+    page.reload()
+    page.wait_for_function(YOUR_MOVE_OR_OVER)
+    assert counts(page) == before
+
+    # A new tab of the same browser (the same guest) at that address: the seated game again.
+    tab = page.context.new_page()
+    tab.goto(f"{path}?speed=instant")
+    tab.wait_for_function(YOUR_MOVE_OR_OVER)
+    assert counts(tab) == before
+    assert tab.locator("#watching").count() == 0
+
+    # The records page lists the unfinished game with a link to it.
+    tab.goto("/records/mancala")
+    link = tab.locator(".unfinished-games a")
+    link.wait_for()
+    assert link.get_attribute("href") == path
+    assert tab.locator(".unfinished-games tbody tr").count() == 1
+    link.click()
+    tab.wait_for_function(YOUR_MOVE_OR_OVER)
+    assert urlsplit(tab.url).path == path
+    tab.close()
+
+    # Back: the settings, at their own address.
+    page.goto("/games/mancala")
+    page.go_back()
+    page.wait_for_function(YOUR_MOVE_OR_OVER)
+    assert urlsplit(page.url).path == path
+    page.go_back()
+    page.wait_for_selector("#play[data-state=setup]")
+    assert urlsplit(page.url).path == "/games/mancala"
+
+
+def test_another_guest_at_the_address_watches_and_cannot_act(new_page: Any) -> None:
+    player = new_page(lang="en")
+    start(player)
+    path = urlsplit(player.url).path
+    player.wait_for_function(YOUR_MOVE_OR_OVER)
+    player.keyboard.press("1")
+    player.wait_for_function(YOUR_MOVE_OR_OVER)
+    position = counts(player)
+
+    watcher = new_page(lang="en")  # another browser context: another guest
+    watcher.goto(f"{path}?speed=instant")
+    watcher.wait_for_selector("#watching")
+    assert watcher.text_content("#watching") == EN["play.watching"]
+    watcher.wait_for_function(
+        "() => document.querySelector('#turn').dataset.turn === 'bottom'", timeout=20_000
+    )
+    assert counts(watcher) == position, "the spectator sees the same board"
+    assert watcher.text_content("#name-you") == EN["play.player"]
+    assert watcher.text_content("#name-them") == "Computer (Beginner)"
+    assert watcher.text_content("#turn-text") == "Player to move"
+    assert watcher.locator("button.mb-hit--pit[data-legal]").count() == 0
+    assert watcher.locator("#new-game").count() == 0
+    watcher.keyboard.press("2")
+    watcher.locator("button.mb-hit--pit").nth(1).click(force=True)
+    assert counts(watcher) == position, "nothing moved"
+
+    # The player's move reaches the spectator.
+    player.keyboard.press("2")
+    watcher.wait_for_function(
+        "(before) => [...document.querySelectorAll('.mb-count text')]"
+        ".map((t) => Number(t.textContent)).join() !== before.join()",
+        arg=position,
+    )
+    watcher.goto("/records/mancala")
+    watcher.wait_for_selector(".empty-state")
+    assert watcher.locator(".unfinished-games").count() == 0, "not the spectator's game"
