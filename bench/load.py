@@ -96,6 +96,9 @@ async def play(base: str, level: str, until: float, rng: random.Random, tally: T
                 sent_at: float | None = None
                 async for raw in ws:
                     message = json.loads(raw)
+                    if message["type"] == "ping":
+                        await ws.send(json.dumps({"type": "pong", "id": message["id"]}))
+                        continue
                     if message["type"] == "error":
                         tally.errors.append(message["code"])
                         break

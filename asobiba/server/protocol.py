@@ -37,7 +37,14 @@ class Sync:
     pass
 
 
-ClientMessage = Act | Sync
+@dataclass(frozen=True)
+class Pong:
+    """The answer to the server's ``{"type": "ping", "id"}``: how the server times the line."""
+
+    id: int
+
+
+ClientMessage = Act | Sync | Pong
 
 
 def parse_client_message(text: str) -> ClientMessage:
@@ -55,11 +62,18 @@ def parse_client_message(text: str) -> ClientMessage:
     kind = data.get("type")
     if kind == "sync" and set(data) == {"type"}:
         return Sync()
+    if kind == "pong" and set(data) == {"type", "id"}:
+        if type(data["id"]) is not int:
+            raise RoomError("bad_message", "'id' must be the ping's integer id")
+        return Pong(data["id"])
     if kind == "act" and set(data) == {"type", "action"}:
         if not isinstance(data["action"], dict):
             raise RoomError("bad_message", "'action' must be an object")
         return Act(data["action"])
-    raise RoomError("bad_message", 'expected {"type": "act", "action": {...}} or {"type": "sync"}')
+    raise RoomError(
+        "bad_message",
+        'expected {"type": "act", "action": {...}}, {"type": "sync"} or {"type": "pong", "id": n}',
+    )
 
 
 def error_message(code: str, message: str) -> dict[str, Any]:

@@ -54,6 +54,7 @@ class Room:
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self.state = replay(game, stored)
+        self.last_at = stored.events[-1][2] if stored.events else 0.0
         self.seq = len(stored.events)
         self._tasks: set[asyncio.Task[None]] = set()
         self._asked: dict[int, tuple[int, asyncio.Task[None]]] = {}
@@ -110,8 +111,9 @@ class Room:
 
     # --- acting --------------------------------------------------------------------------------
 
-    async def act(self, seat: int | None, action: Any) -> None:
-        """A person's action. Raises ``RoomError`` or ``GameError``; the state is then unchanged."""
+    async def act(self, seat: int | None, action: Any, at: float | None = None) -> None:
+        """A person's action, dated ``at`` (when it left them; default now). Raises
+        ``RoomError`` or ``GameError``; the state is then unchanged."""
         async with self.lock:
             if self.over:
                 raise RoomError("game_over", "the game is over")
@@ -119,10 +121,14 @@ class Room:
                 raise RoomError("not_seated", "you have no seat in this room")
             if seat not in self.game.to_move(self.state):
                 raise RoomError("not_your_turn", f"seat {seat} may not act now")
-            await self._commit(seat, action)
+            await self._commit(seat, action, at)
 
-    async def _commit(self, seat: int | None, action: dict[str, Any] | None) -> None:
-        at = time.time()
+    async def _commit(
+        self, seat: int | None, action: dict[str, Any] | None, at: float | None = None
+    ) -> None:
+        """Apply, log, show. ``at`` is never earlier than the last event: the log stays in
+        time order even when an action is dated back by its sender's delay."""
+        at = max(time.time() if at is None else at, self.last_at)
         if action is None:
             new = self.game.advance(self.state, at)
         else:
@@ -135,6 +141,7 @@ class Room:
         )
         self.state = new
         self.seq += 1
+        self.last_at = at
         for connection in list(self.connections):
             # Default-deny: nothing but the receiving seat's own view, not even who acted or
             # how (a hidden-hand game's observation says what that seat may know of it).

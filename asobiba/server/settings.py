@@ -25,6 +25,9 @@ class SocketLimits:
     """Messages a client may send per second, sustained (a person sends far fewer)."""
     burst: int = 30
     """Messages a client may send at once before the sustained rate applies."""
+    ping_seconds: float | None = 2.0
+    """How often the server pings to time the line (``server/latency.py``); None: never (for
+    tests that read every message in order)."""
 
 
 def data_dir() -> Path:

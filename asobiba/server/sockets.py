@@ -22,10 +22,12 @@ from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 
 from asobiba.core.errors import GameError
 from asobiba.server.identity import player_id
+from asobiba.server.latency import Latency
 from asobiba.server.protocol import (
     CLOSE_NOT_READING,
     CLOSE_RATE_LIMITED,
     Act,
+    Pong,
     RoomError,
     error_message,
     parse_client_message,
@@ -71,6 +73,8 @@ class SocketConnection:
         self.sync_queued = False
         """A sync waits in the outbox: a further request adds nothing it would not say."""
         self.stalled: Close | None = None
+        self.latency = Latency()
+        self.ping_seconds = limits.ping_seconds
         self._group: anyio.abc.TaskGroup | None = None
         self._pumped = anyio.Event()
 
@@ -93,6 +97,8 @@ class SocketConnection:
         async with anyio.create_task_group() as group:
             self._group = group
             group.start_soon(self._pump)
+            if self.ping_seconds is not None:
+                group.start_soon(self._ping, self.ping_seconds)
             limited = await self._read(room)
             if limited is not None:
                 # The pump sends the rate_limited error already queued, then this close.
@@ -116,6 +122,8 @@ class SocketConnection:
                     return
                 if message["type"] == "sync":
                     self.sync_queued = False
+                elif message["type"] == "ping":  # timed from the moment it goes out
+                    message = {"type": "ping", "id": self.latency.ping()}
                 await self.websocket.send_json(message)
         except (WebSocketDisconnect, WebSocketDisconnected):
             assert self._group is not None
@@ -123,10 +131,16 @@ class SocketConnection:
         finally:
             self._pumped.set()
 
+    async def _ping(self, every: float) -> None:
+        while True:
+            self.send({"type": "ping"})
+            await anyio.sleep(every)
+
     async def _read(self, room: Room) -> Close | None:
         """Handle frames until the client leaves (None) or sends too fast (the close to send)."""
         while True:
             frame = await self.websocket.receive()
+            arrived = time.time()
             if frame["type"] == "websocket.disconnect":
                 return None
             if not self.bucket.take():
@@ -137,16 +151,18 @@ class SocketConnection:
                     )
                 )
                 return CLOSE_RATE_LIMITED, "rate limited"
-            await self._handle(room, frame)
+            await self._handle(room, frame, arrived)
 
-    async def _handle(self, room: Room, frame: Mapping[str, Any]) -> None:
+    async def _handle(self, room: Room, frame: Mapping[str, Any], arrived: float) -> None:
         try:
             text = frame.get("text")
             if text is None:
                 raise RoomError("bad_message", "messages are JSON text frames, not binary")
             message = parse_client_message(text)
             if isinstance(message, Act):
-                await room.act(self.seat, message.action)
+                await room.act(self.seat, message.action, arrived - self.latency.one_way())
+            elif isinstance(message, Pong):
+                self.latency.pong(message.id)
             elif not self.sync_queued:
                 async with room.lock:
                     self.send(room.sync_message(self.seat))

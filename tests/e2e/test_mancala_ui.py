@@ -354,3 +354,21 @@ def test_pages_have_one_h1_and_named_controls(new_page: Any) -> None:
           .map((el) => el.outerHTML.slice(0, 80))""")
         assert unnamed == [], (path, unnamed)
         assert page.evaluate("document.documentElement.scrollWidth") <= 375, path
+
+
+def test_the_page_answers_the_servers_pings_so_its_line_is_timed(new_page: Any) -> None:
+    page = new_page(lang="en")
+    pongs: list[str] = []
+    page.on(
+        "websocket",
+        lambda ws: ws.on(
+            "framesent", lambda payload: pongs.append(payload) if "pong" in payload else None
+        ),
+    )
+    start(page)
+    for _ in range(100):  # the first ping goes out at connect
+        if pongs:
+            break
+        page.wait_for_timeout(100)
+    assert pongs, "no pong was sent"
+    assert '"type":"pong"' in pongs[0].replace(" ", "")

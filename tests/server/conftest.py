@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from asobiba.server.app import create_app
+from asobiba.server.settings import SocketLimits
 from tests.server.servers import ServerProcess
 
 POSTGRES_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -24,7 +25,10 @@ def sqlite_url(tmp_path: Path) -> str:
 
 @pytest.fixture
 def client(sqlite_url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(sqlite_url, secret_key="test-secret", bot_workers=1)) as client:
+    # No pings: these tests read every message in order (tests/server/test_latency.py has them).
+    quiet = SocketLimits(ping_seconds=None)
+    app = create_app(sqlite_url, secret_key="test-secret", bot_workers=1, socket_limits=quiet)
+    with TestClient(app) as client:
         yield client
 
 

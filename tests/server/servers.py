@@ -160,6 +160,9 @@ def play_to_the_end(ws: ClientConnection, timeout: float = 60.0) -> dict[str, An
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         message = json.loads(ws.recv(timeout=deadline - time.monotonic()))
+        if message["type"] == "ping":
+            ws.send(json.dumps({"type": "pong", "id": message["id"]}))
+            continue
         if message["type"] == "error":
             raise AssertionError(message)
         if message["obs"]["outcome"] is not None:

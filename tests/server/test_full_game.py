@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 from asobiba.games import get_game
 from asobiba.server.app import create_app
 from asobiba.server.hub import Hub
+from asobiba.server.settings import SocketLimits
 
 Start = Callable[..., dict[str, Any]]
 
@@ -46,7 +47,8 @@ def test_a_finished_game_is_recorded_and_replayable(
     backend: str, request: pytest.FixtureRequest, start: Start
 ) -> None:
     url = request.getfixturevalue(f"{backend}_url" if backend == "sqlite" else "postgres_url")
-    with TestClient(create_app(url, secret_key="k", bot_workers=1)) as client:
+    quiet = SocketLimits(ping_seconds=None)  # this test reads every message in order
+    with TestClient(create_app(url, secret_key="k", bot_workers=1, socket_limits=quiet)) as client:
         room = start(client, order="second", options={"seeds": 3})
         final = play_out(client, room)
         outcome = final["obs"]["outcome"]

@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 from asobiba.server.app import create_app
 from asobiba.server.main import startup_line
 from asobiba.server.pages import strings
+from asobiba.server.settings import SocketLimits
 from tests.server.test_full_game import play_out
 
 Start = Callable[..., dict[str, Any]]
@@ -28,7 +29,10 @@ def page_data(html: str) -> dict[str, Any]:
 
 def another_guest(sqlite_url: str) -> TestClient:
     """A second browser on the same server: same database and key, its own guest cookie."""
-    return TestClient(create_app(sqlite_url, secret_key="test-secret", bot_workers=1))
+    quiet = SocketLimits(ping_seconds=None)  # these tests read every message in order
+    return TestClient(
+        create_app(sqlite_url, secret_key="test-secret", bot_workers=1, socket_limits=quiet)
+    )
 
 
 def test_a_game_has_an_address_where_its_guest_is_seated(client: TestClient, start: Start) -> None:

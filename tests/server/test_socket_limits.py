@@ -56,7 +56,7 @@ def test_json_nested_too_deep_gets_bad_json_and_the_socket_stays_open(
 
 
 def test_a_client_sending_too_fast_gets_rate_limited_then_a_close(sqlite_url: str) -> None:
-    limits = SocketLimits(per_second=1.0, burst=5)
+    limits = SocketLimits(per_second=1.0, burst=5, ping_seconds=None)
     app = create_app(sqlite_url, secret_key="s", bot_workers=1, socket_limits=limits)
     with TestClient(app) as client:
         room = client.post("/api/rooms", json={"game": "mancala", "level": "beginner"}).json()
@@ -88,7 +88,7 @@ def not_reading_socket(guest: Guest, ws_path: str) -> ClientConnection:
 
 
 def test_a_client_that_does_not_read_is_closed_once_its_outbox_is_full(sqlite_url: str) -> None:
-    limits = SocketLimits(outbox=8, per_second=100_000, burst=100_000)
+    limits = SocketLimits(outbox=8, per_second=100_000, burst=100_000, ping_seconds=None)
     app = create_app(sqlite_url, secret_key="s", bot_workers=1, socket_limits=limits)
     with thread_server(app) as base:
         guest = Guest(base)
@@ -115,7 +115,7 @@ def test_a_client_that_does_not_read_is_closed_once_its_outbox_is_full(sqlite_ur
 
 
 def test_repeated_syncs_coalesce_while_the_client_is_not_reading(sqlite_url: str) -> None:
-    limits = SocketLimits(outbox=8, per_second=100_000, burst=100_000)
+    limits = SocketLimits(outbox=8, per_second=100_000, burst=100_000, ping_seconds=None)
     app = create_app(sqlite_url, secret_key="s", bot_workers=1, socket_limits=limits)
     with thread_server(app) as base:
         guest = Guest(base)
@@ -137,7 +137,7 @@ def test_repeated_syncs_coalesce_while_the_client_is_not_reading(sqlite_url: str
 @pytest.fixture(scope="module")
 def shared_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     url = f"sqlite:///{tmp_path_factory.mktemp('fuzz') / 'fuzz.sqlite3'}"
-    limits = SocketLimits(per_second=1000.0, burst=1000)
+    limits = SocketLimits(per_second=1000.0, burst=1000, ping_seconds=None)
     with TestClient(create_app(url, secret_key="s", bot_workers=1, socket_limits=limits)) as c:
         yield c
 

@@ -1,6 +1,7 @@
 // The room's WebSocket: one per player, JSON text frames (docs/ARCHITECTURE.md, "HTTP and
 // WebSocket"). Keeps the message order by `seq`: a gap asks the server for a `sync`; a dropped
-// connection reconnects with backoff and starts with the server's `sync` again.
+// connection reconnects with backoff and starts with the server's `sync` again. Server pings are
+// answered here, so games never see them.
 
 /** The absolute ws:// or wss:// URL for a path the server gave (same origin). */
 export function socketURL(path) {
@@ -75,6 +76,9 @@ export class RoomSocket {
       }
       this.seq = msg.seq;
       this.onMessage(msg);
+    } else if (msg.type === "ping") {
+      // At once: the server times the line by these to date our actions back fairly.
+      this.send({ type: "pong", id: msg.id });
     } else {
       this.onMessage(msg);
     }
