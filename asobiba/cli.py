@@ -22,7 +22,15 @@ def main(argv: list[str] | None = None) -> int:
     arena = commands.add_parser("arena", help="round robin between bot levels")
     arena.add_argument("game")
     arena.add_argument("--levels", required=True, help="comma-separated level ids")
-    arena.add_argument("--games", type=int, default=20, help="games per pairing")
+    arena.add_argument(
+        "--games",
+        type=int,
+        default=20,
+        help="games per lineup of levels (with two players: a pair)",
+    )
+    arena.add_argument(
+        "--players", type=int, default=None, help="seats at the table; default: the game's fewest"
+    )
     arena.add_argument("--seed", type=int, default=0)
     arena.add_argument(
         "--jobs", type=int, default=1, help="worker processes; the table is the same for any"

@@ -8,6 +8,7 @@ game forty times; playing it from both seats cancels the luck of the opening and
 from __future__ import annotations
 
 import argparse
+import itertools
 import multiprocessing
 import random
 import sys
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TextIO
 
-from asobiba.core.bots import Bot
+from asobiba.core.bots import Bot, decide
 from asobiba.core.elo import Rating, Score, ratings
 from asobiba.core.errors import InvalidOptions
 from asobiba.core.game import Game
@@ -90,30 +91,41 @@ def play(
 ) -> dict[str, Any]:
     """Play one game, ``bots[seat]`` in each seat, after ``opening_plies`` random moves.
 
-    Time is simulated: when no seat may act, the game advances to its next deadline. Returns the
-    outcome; ``times[seat]``, when given, gets the seconds each of that bot's moves took.
+    Time is simulated, as the room runs it: every seat that may act is asked once per state
+    (``core.bots.decide``), and the earliest answer (its ``after``) acts, unless a timer of the
+    game falls due first; a bot that passes is asked again only when the state changes. Ties go
+    round the movers by ply, so a turn-based game's simultaneous movers take turns. Returns the
+    outcome; ``times[seat]``, when given, gets the seconds each of that bot's decisions took.
     """
     state = game.new_state(options, len(bots), seed)
     at = 0.0
     ply = 0
     while (outcome := game.outcome(state)) is None:
         movers = sorted(game.to_move(state))
-        if not movers:
-            due = game.deadline(state)
-            if due is None:
-                raise RuntimeError(f"{game.name}: no seat may act and no timer is due")
+        due = game.deadline(state)
+        if movers and ply < opening_plies:
+            seat = movers[ply % len(movers)]
+            state = game.apply(state, seat, opening.choice(game.legal_actions(state, seat)), at)
+            ply += 1
+            continue
+        plans: list[tuple[float, int, int, dict[str, Any]]] = []
+        for turn, seat in enumerate(movers[ply % len(movers) :] + movers[: ply % len(movers)]):
+            started = time.perf_counter()
+            decision = decide(
+                bots[seat], game.observe(state, seat), game.legal_actions(state, seat)
+            )
+            if times is not None:
+                times[seat].append(time.perf_counter() - started)
+            if decision.action is not None:
+                plans.append((at + decision.after, turn, seat, decision.action))
+        if not plans and due is None:
+            raise RuntimeError(f"{game.name}: no seat acts and no timer is due")
+        if due is not None and (not plans or due <= min(plans)[0]):
             at = max(at, due)
             state = game.advance(state, at)
             continue
-        seat = movers[ply % len(movers)]
-        legal = game.legal_actions(state, seat)
-        if ply < opening_plies:
-            action = opening.choice(legal)
-        else:
-            started = time.perf_counter()
-            action = bots[seat].choose(game.observe(state, seat), legal)
-            if times is not None:
-                times[seat].append(time.perf_counter() - started)
+        when, _, seat, action = min(plans, key=lambda plan: plan[:2])
+        at = max(at, when)
         state = game.apply(state, seat, action, at)
         ply += 1
     return outcome
@@ -121,22 +133,27 @@ def play(
 
 @dataclass(frozen=True)
 class Fixture:
-    """Game ``k`` of the pairing of levels ``i < j``: its seeds and seats follow from these."""
+    """Game ``k`` of a lineup (level indices, one per seat before rotation): deal ``k // n`` is
+    played ``n`` times, seats rotated by ``k % n``, so every level sits in every seat of it."""
 
-    i: int
-    j: int
+    lineup: tuple[int, ...]
     k: int
+
+    def seating(self) -> list[int]:
+        """The level index at each seat in this game."""
+        n = len(self.lineup)
+        return [self.lineup[(seat + self.k) % n] for seat in range(n)]
 
 
 @dataclass
 class Played:
-    """One game's result from level i's side and the seconds each level's moves took."""
+    """One game: the level at each seat, the winners, the scores, each seat's decision times."""
 
     fixture: Fixture
-    i_won: bool
-    j_won: bool
-    times_i: list[float]
-    times_j: list[float]
+    seating: list[int]
+    winners: frozenset[int]
+    scores: list[float]
+    times: list[list[float]]
 
 
 def play_fixture(
@@ -149,17 +166,18 @@ def play_fixture(
     opening_plies: int = OPENING_PLIES,
 ) -> Played:
     """Play one game of a round robin; a pure function of its arguments (but for the clocks)."""
-    i, j, k = fixture.i, fixture.j, fixture.k
-    tag = f"{seed}:{levels[i]}:{levels[j]}:{k // 2}"
-    bot_a = game.make_bot(levels[i], _derive(f"{tag}:a"))
-    bot_b = game.make_bot(levels[j], _derive(f"{tag}:b"))
-    seats = [i, j] if k % 2 == 0 else [j, i]
-    bots = [bot_a, bot_b] if k % 2 == 0 else [bot_b, bot_a]
-    times: list[list[float]] = [[], []]
+    n = len(fixture.lineup)
+    tag = f"{seed}:{':'.join(levels[i] for i in fixture.lineup)}:{fixture.k // n}"
+    by_position = [
+        game.make_bot(levels[level], _derive(f"{tag}:{chr(ord('a') + position)}"))
+        for position, level in enumerate(fixture.lineup)
+    ]
+    bots = [by_position[(seat + fixture.k) % n] for seat in range(n)]
+    times: list[list[float]] = [[] for _ in range(n)]
     outcome = play(game, options, bots, _derive(tag), random.Random(tag), opening_plies, times)
-    winners = set(outcome["winners"])
-    at_i, at_j = seats.index(i), seats.index(j)
-    return Played(fixture, at_i in winners, at_j in winners, times[at_i], times[at_j])
+    return Played(
+        fixture, fixture.seating(), frozenset(outcome["winners"]), outcome["scores"], times
+    )
 
 
 def _play_by_name(
@@ -177,6 +195,15 @@ def _play_by_name(
     return play_fixture(get_game(name), options, levels, seed, fixture, opening_plies=opening_plies)
 
 
+def lineups(levels: int, players: int) -> list[tuple[int, ...]]:
+    """Which levels sit together: every combination when there are seats for at most all of
+    them (two players: every pair), else each level starting a window that wraps round the
+    levels until the seats are full, so every level sits the same number of times."""
+    if players <= levels:
+        return list(itertools.combinations(range(levels), players))
+    return [tuple((start + seat) % levels for seat in range(players)) for start in range(levels)]
+
+
 def round_robin(
     game: Game[Any],
     levels: list[str],
@@ -186,25 +213,29 @@ def round_robin(
     report: Callable[[str], None] | None = None,
     opening_plies: int = OPENING_PLIES,
     jobs: int = 1,
+    players: int | None = None,
 ) -> Table:
-    """Every pair of ``levels`` plays ``games`` games, seats alternating; ``report`` gets progress.
+    """Every lineup of ``levels`` at a table of ``players`` seats (the game's fewest by
+    default; with two, every pair) plays ``games`` games; ``report`` gets progress.
 
-    Game ``k`` of a pairing starts from opening ``k // 2``; even ``k`` seats the first level
-    first, odd ``k`` the second. Seeds derive from ``seed``, the pairing and ``k``, so one
-    pairing replays alike whatever else is in the round robin, and whatever ``jobs`` is: with
-    ``jobs > 1`` the games run in that many worker processes (the game must then be in the
-    registry, since a worker looks it up by name).
+    Game ``k`` of a lineup deals deal ``k // players`` and rotates the seats by
+    ``k % players``, so each deal is played from every seat (with two players: the same
+    opening with the seats swapped). Every two seats of a game count as a pairing of their
+    levels: the one among the winners beats the one not, else the higher score wins. Seeds
+    derive from ``seed``, the lineup and ``k``, so one lineup replays alike whatever else is in
+    the round robin, and whatever ``jobs`` is: with ``jobs > 1`` the games run in that many
+    worker processes (the game must then be in the registry, since a worker looks it up).
     """
     resolved = game.resolve_options(options or {})
     for level in levels:
         if level not in game.levels:
             raise InvalidOptions(f"unknown {game.name} level {level!r}; known: {game.levels}")
-    fixtures = [
-        Fixture(i, j, k)
-        for i in range(len(levels))
-        for j in range(i + 1, len(levels))
-        for k in range(games)
-    ]
+    seats = players or game.min_seats
+    if not game.min_seats <= seats <= game.max_seats:
+        raise InvalidOptions(
+            f"{game.name} takes {game.min_seats} to {game.max_seats} players, not {seats}"
+        )
+    fixtures = [Fixture(lineup, k) for lineup in lineups(len(levels), seats) for k in range(games)]
     table = Table(levels, {}, [Clock() for _ in levels])
     if jobs <= 1:
         here = partial(play_fixture, game, resolved, levels, seed, opening_plies=opening_plies)
@@ -223,22 +254,44 @@ def _tally(
     games: int,
     report: Callable[[str], None] | None,
 ) -> None:
-    """Add the games, in fixture order, to ``table``; report each pairing as it completes."""
+    """Add the games, in fixture order, to ``table``; report each lineup as it completes."""
+    done: dict[tuple[int, ...], int] = {}
     for game in played:
-        i, j = game.fixture.i, game.fixture.j
-        record = table.records.setdefault((i, j), Record())
-        if game.i_won and not game.j_won:
-            record.wins += 1
-        elif game.j_won and not game.i_won:
-            record.losses += 1
-        else:
-            record.draws += 1
-        for level, times in ((i, game.times_i), (j, game.times_j)):
+        for a, b in itertools.combinations(range(len(game.seating)), 2):
+            i, j = game.seating[a], game.seating[b]
+            if i == j:
+                continue
+            if i > j:
+                a, b, i, j = b, a, j, i
+            record = table.records.setdefault((i, j), Record())
+            a_won, b_won = a in game.winners, b in game.winners
+            if a_won != b_won:
+                won = a_won
+            elif game.scores[a] != game.scores[b]:
+                won = game.scores[a] > game.scores[b]
+            else:
+                record.draws += 1
+                continue
+            if won:
+                record.wins += 1
+            else:
+                record.losses += 1
+        for seat, times in enumerate(game.times):
             for seconds in times:
-                table.clocks[level].add(seconds)
-        if report and record.games == games:
-            first, second = table.levels[i], table.levels[j]
-            report(f"{first} vs {second}: {record.wins}-{record.draws}-{record.losses}")
+                table.clocks[game.seating[seat]].add(seconds)
+        lineup = game.fixture.lineup
+        done[lineup] = done.get(lineup, 0) + 1
+        if report and done[lineup] == games:
+            report(_lineup_line(table, lineup))
+
+
+def _lineup_line(table: Table, lineup: tuple[int, ...]) -> str:
+    """A finished lineup: two levels as ``a vs b: W-D-L``, more as their names."""
+    names = [table.levels[i] for i in lineup]
+    if len(lineup) == 2 and lineup[0] != lineup[1]:
+        r = table.record(*lineup)
+        return f"{names[0]} vs {names[1]}: {r.wins}-{r.draws}-{r.losses}"
+    return f"{' / '.join(names)}: done"
 
 
 def _derive(tag: str) -> int:
@@ -286,7 +339,8 @@ def parse_option(text: str) -> tuple[str, Any]:
 
 
 def run_cli(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    """``asobiba arena GAME --levels a,b,c --games N --seed S --option k=v``: print the table.
+    """``asobiba arena GAME --levels a,b,c --games N --players P --seed S --option k=v``: print
+    the table.
 
     Returns 0, or 2 after a message on stderr when the game, a level or an option is unknown.
     """
@@ -307,13 +361,18 @@ def run_cli(args: argparse.Namespace, out: TextIO | None = None) -> int:
         unknown = [level for level in levels if level not in game.levels]
         if unknown:
             raise InvalidOptions(f"unknown {game.name} levels {unknown}; known: {game.levels}")
+        players = args.players or game.min_seats
+        if not game.min_seats <= players <= game.max_seats:
+            raise InvalidOptions(
+                f"{game.name} takes {game.min_seats} to {game.max_seats} players, not {players}"
+            )
     except (KeyError, InvalidOptions) as error:
         message = error.args[0] if isinstance(error, KeyError) else str(error)
         print(f"asobiba arena: {message}", file=sys.stderr)
         return 2
     print(
-        f"{game.name} arena: levels {','.join(levels)}, {args.games} games a pairing, "
-        f"seed {args.seed}, {args.jobs} job(s), options {resolved}",
+        f"{game.name} arena: levels {','.join(levels)}, {players} players, "
+        f"{args.games} games a lineup, seed {args.seed}, {args.jobs} job(s), options {resolved}",
         file=out,
         flush=True,
     )
@@ -322,7 +381,14 @@ def run_cli(args: argparse.Namespace, out: TextIO | None = None) -> int:
         print(line, file=out, flush=True)
 
     table = round_robin(
-        game, levels, args.games, args.seed, resolved, report=report, jobs=args.jobs
+        game,
+        levels,
+        args.games,
+        args.seed,
+        resolved,
+        report=report,
+        jobs=args.jobs,
+        players=players,
     )
     print("", file=out)
     print(format_table(table), file=out, flush=True)

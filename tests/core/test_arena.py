@@ -4,13 +4,25 @@ from __future__ import annotations
 
 import argparse
 import io
+import random
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
-from asobiba.core.arena import format_table, parse_option, round_robin, run_cli
+from asobiba.core.arena import (
+    Fixture,
+    Record,
+    format_table,
+    lineups,
+    parse_option,
+    play,
+    round_robin,
+    run_cli,
+)
+from asobiba.core.bots import Timed
 from asobiba.core.errors import InvalidOptions
 from asobiba.core.game import DesignedValue
 from asobiba.core.options import OptionSpec
@@ -154,6 +166,7 @@ def args(**overrides: Any) -> argparse.Namespace:
         "seed": 1,
         "option": [],
         "jobs": 1,
+        "players": None,
     }
     return argparse.Namespace(**(values | overrides))
 
@@ -178,6 +191,7 @@ def test_run_cli_prints_the_table_and_elo() -> None:
         ({"game": "chess"}, "unknown game 'chess'"),
         ({"games": 0}, "--games must be at least 1"),
         ({"jobs": 0}, "--jobs must be at least 1"),
+        ({"players": 3}, "mancala takes 2 to 2 players, not 3"),
     ],
 )
 def test_run_cli_rejects_bad_input_with_exit_code_2(
@@ -200,3 +214,199 @@ def test_the_asobiba_command_runs_the_arena(capsys: pytest.CaptureFixture[str]) 
     assert main(["arena", "mancala", "--levels", "beginner,casual", "--games", "2"]) == 0
     assert "| beginner |" in capsys.readouterr().out
     assert main(["arena", "mancala", "--levels", "beginner,casual", "--option", "x=1"]) == 2
+
+
+class Highest:
+    """A toy game for 2 to 4 seats: each seat picks a number once, in turn; the highest pick
+    wins (ties share). Level ``lN`` always picks N."""
+
+    name = "highest"
+    min_seats = 2
+    max_seats = 4
+
+    def __init__(self) -> None:
+        self.levels = ["l1", "l3", "l5"]
+
+    def options_spec(self) -> list[OptionSpec]:
+        return []
+
+    def level_names(self) -> dict[str, dict[str, str]]:
+        return {level: {"ja": level, "en": level} for level in self.levels}
+
+    def designed_values(self) -> list[DesignedValue]:
+        return []
+
+    def resolve_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        return dict(options)
+
+    def new_state(self, options: Mapping[str, Any], seats: int, seed: int) -> Any:
+        return (seats, ())
+
+    def to_move(self, state: Any) -> frozenset[int]:
+        seats, picks = state
+        return frozenset() if len(picks) == seats else frozenset({len(picks)})
+
+    def legal_actions(self, state: Any, seat: int) -> list[dict[str, Any]]:
+        return [{"n": n} for n in range(1, 6)] if seat in self.to_move(state) else []
+
+    def apply(self, state: Any, seat: int, action: dict[str, Any], at: float | None = None) -> Any:
+        seats, picks = state
+        return (seats, (*picks, action["n"]))
+
+    def observe(self, state: Any, seat: int | None) -> dict[str, Any]:
+        return {"picks": list(state[1])}
+
+    def outcome(self, state: Any) -> dict[str, Any] | None:
+        seats, picks = state
+        if len(picks) < seats:
+            return None
+        return {
+            "scores": list(picks),
+            "winners": [s for s, n in enumerate(picks) if n == max(picks)],
+        }
+
+    def deadline(self, state: Any) -> float | None:
+        return None
+
+    def advance(self, state: Any, at: float) -> Any:
+        return state
+
+    def make_bot(self, level: str, seed: int) -> Any:
+        return Fixed(int(level[1:]))
+
+
+class Fixed:
+    def __init__(self, number: int) -> None:
+        self.number = number
+
+    def choose(self, observation: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
+        return {"n": self.number}
+
+
+def test_lineups_pair_every_two_levels_and_fill_bigger_tables_evenly() -> None:
+    assert lineups(3, 2) == [(0, 1), (0, 2), (1, 2)]
+    assert lineups(3, 3) == [(0, 1, 2)]
+    assert lineups(2, 4) == [(0, 1, 0, 1), (1, 0, 1, 0)]
+    assert Counter(level for lineup in lineups(3, 5) for level in lineup) == {0: 5, 1: 5, 2: 5}
+
+
+def test_a_deal_is_played_from_every_seat() -> None:
+    seatings = [Fixture((0, 1, 2), k).seating() for k in range(3)]
+    assert seatings == [[0, 1, 2], [1, 2, 0], [2, 0, 1]]
+    for seat in range(3):
+        assert {seating[seat] for seating in seatings} == {0, 1, 2}
+
+
+def test_at_a_table_of_three_every_two_seats_count_as_a_pairing() -> None:
+    """The winner beats the others; between two non-winners the higher score wins."""
+    table = round_robin(Highest(), ["l1", "l3", "l5"], 3, seed=1, opening_plies=0, players=3)
+    assert table.records[(0, 1)].losses == 3  # l3 out-scores l1 though neither won
+    assert table.records[(0, 2)].losses == 3
+    assert table.records[(1, 2)].losses == 3
+    elo = [r.elo for r in table.ratings()]
+    assert elo[0] < elo[1] < elo[2]
+
+
+def test_more_seats_than_levels_seat_levels_twice_and_skip_same_level_pairs() -> None:
+    lines: list[str] = []
+    table = round_robin(
+        Highest(), ["l1", "l5"], 4, 2, opening_plies=0, players=4, report=lines.append
+    )
+    # Two lineups, four games each, four l1-l5 pairs in every game.
+    assert table.records == {(0, 1): Record(wins=0, draws=0, losses=32)}
+    assert lines == ["l1 / l5 / l1 / l5: done", "l5 / l1 / l5 / l1: done"]
+
+
+@dataclass(frozen=True)
+class RaceState:
+    seats: int
+    winner: int | None = None
+    won_at: float | None = None
+    timed_out: bool = False
+
+
+class Race:
+    """A toy real-time game: every seat may buzz from the start; the first buzz wins; after
+    ``WINDOW`` seconds without one, the game ends with no winner."""
+
+    name = "race"
+    min_seats = 2
+    max_seats = 3
+    WINDOW = 1.0
+
+    def __init__(self) -> None:
+        self.levels = ["fast", "slow", "late", "silent"]
+
+    def options_spec(self) -> list[OptionSpec]:
+        return []
+
+    def level_names(self) -> dict[str, dict[str, str]]:
+        return {level: {"ja": level, "en": level} for level in self.levels}
+
+    def designed_values(self) -> list[DesignedValue]:
+        return []
+
+    def resolve_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        return dict(options)
+
+    def new_state(self, options: Mapping[str, Any], seats: int, seed: int) -> RaceState:
+        return RaceState(seats)
+
+    def to_move(self, state: RaceState) -> frozenset[int]:
+        return frozenset() if self.outcome(state) else frozenset(range(state.seats))
+
+    def legal_actions(self, state: RaceState, seat: int) -> list[dict[str, Any]]:
+        return [{"buzz": True}] if seat in self.to_move(state) else []
+
+    def apply(
+        self, state: RaceState, seat: int, action: dict[str, Any], at: float | None = None
+    ) -> RaceState:
+        return RaceState(state.seats, seat, at)
+
+    def observe(self, state: RaceState, seat: int | None) -> dict[str, Any]:
+        return {}
+
+    def outcome(self, state: RaceState) -> dict[str, Any] | None:
+        if state.winner is not None:
+            scores = [int(s == state.winner) for s in range(state.seats)]
+            return {"scores": scores, "winners": [state.winner], "at": state.won_at}
+        if state.timed_out:
+            return {"scores": [0] * state.seats, "winners": []}
+        return None
+
+    def deadline(self, state: RaceState) -> float | None:
+        return None if self.outcome(state) else self.WINDOW
+
+    def advance(self, state: RaceState, at: float) -> RaceState:
+        return RaceState(state.seats, timed_out=True) if at >= self.WINDOW else state
+
+    def make_bot(self, level: str, seed: int) -> Any:
+        return Reacting({"fast": 0.2, "slow": 0.4, "late": 5.0, "silent": None}[level])
+
+
+class Reacting:
+    """Buzzes ``after`` seconds from what it saw, or never (None)."""
+
+    def __init__(self, after: float | None) -> None:
+        self.after = after
+
+    def choose(self, observation: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
+        return legal[0]
+
+    def decide(self, observation: dict[str, Any], legal: list[dict[str, Any]]) -> Timed:
+        return Timed(None) if self.after is None else Timed(legal[0], self.after)
+
+
+def test_in_real_time_the_quicker_bot_wins_from_any_seat_at_the_time_it_chose() -> None:
+    game = Race()
+    for bots in ([Reacting(0.2), Reacting(0.4)], [Reacting(0.4), Reacting(0.2)]):
+        outcome = play(game, {}, list(bots), 1, random.Random(1), opening_plies=0)
+        assert outcome["winners"] == [bots.index(min(bots, key=lambda b: b.after or 9))]
+        assert outcome["at"] == 0.2
+    table = round_robin(game, ["fast", "slow"], 4, seed=1, opening_plies=0)
+    assert table.records[(0, 1)].wins == 4
+
+
+def test_in_real_time_a_timer_that_falls_due_first_beats_late_and_silent_bots() -> None:
+    table = round_robin(Race(), ["late", "silent"], 2, seed=1, opening_plies=0, players=3)
+    assert table.records[(0, 1)].draws == 2 * 2 * 2  # two lineups, two games, two pairs each
