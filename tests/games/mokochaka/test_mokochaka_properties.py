@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from asobiba.games.mokochaka import MokochakaState
-from asobiba.games.mokochaka.rules import new_deck
+from asobiba.games.mokochaka.rules import PENALTY_REASONS, PHASES, new_deck
 from tests.games.mokochaka.mokochaka_helpers import GAME, playout, replay, total_cards
 
 seats_st = st.integers(min_value=2, max_value=6)
@@ -29,11 +29,15 @@ CARD = re.compile(r"(moko|paka|pome|gabu)[1-4]")
 
 @property_settings
 @given(seats_st, seed_st)
-def test_cards_are_conserved_through_every_state(seats: int, seed: int) -> None:
+def test_cards_are_conserved_through_every_state_and_every_phase_and_reason_is_known(
+    seats: int, seed: int
+) -> None:
     game = playout(seats, seed)
     deck = sorted(new_deck())
     for state in game.states:
         assert total_cards(state) == 32
+        assert state.phase in PHASES
+        assert all(step.reason in PENALTY_REASONS for step in state.steps if step.kind == "give")
         assert (
             sorted([*(c for h in state.hands for c in h), *(c for p in state.piles for c in p)])
             == deck
