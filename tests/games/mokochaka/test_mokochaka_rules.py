@@ -511,3 +511,13 @@ def test_timer_advance_applies_every_due_event_in_order() -> None:
 def test_timer_advance_before_anything_is_due_changes_nothing() -> None:
     flipped = flip(PLAIN, 0)
     assert GAME.advance(flipped, 1.0) is flipped
+
+
+def test_corner_a_race_closing_with_only_wrong_grabs_settles_the_turn_and_excuses_the_flipper() -> (
+    None
+):
+    settled = GAME.advance(grab(flip(MOKOCHAKA, 2), 1, "chakamoko", 0.5), 0.5 + W)
+    assert penalties(settled) == [(1, "wrong_special")], "no too_slow for the silent flipper"
+    assert events(settled, "token") == [] and settled.phase == "give"
+    paid = GAME.apply(settled, 1, {"give": 2}, 1.0)
+    assert (paid.phase, paid.turn) == ("flip", 2)
