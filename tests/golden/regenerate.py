@@ -47,6 +47,13 @@ PLAYTHROUGHS: dict[str, list[Playthrough]] = {
         Playthrough("basic_seeds4", 3, {"variant": "basic", "seeds": 4}),
         Playthrough("basic_seeds3", 4, {"variant": "basic", "seeds": 3}),
     ],
+    "mokochaka": [
+        # Seeds picked for short games that still show a token race: a pile taken by choice
+        # (2 seats), a Chakamokochaka bonus (3 seats), a Mokochaka race among 6.
+        Playthrough("two_players", 37, seats=2),
+        Playthrough("three_players_chakamokochaka", 48, seats=3),
+        Playthrough("six_players", 4, seats=6),
+    ],
 }
 """Every registered game needs at least one; the golden test fails for a game without."""
 

@@ -1,0 +1,111 @@
+"""Loads data.toml: Mokochaka's deck, numbers, bot level and designed-values table."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from asobiba.core.game import DesignedValue
+from asobiba.games.mokochaka.cards import ANIMALS, COUNTS
+
+
+@dataclass(frozen=True)
+class Numbers:
+    """The numbers the engine plays by; data.toml explains each one."""
+
+    min_seats: int
+    max_seats: int
+    piles: int
+    call_seconds: float
+    grab_window: float
+    flip_seconds: float
+    choice_seconds: float
+    take_piles: int
+    """Piles the token winner takes with 2 players."""
+    take_piles_many: int
+    """... with 3 or more players."""
+    penalty_cards: int
+    """Cards a penalized player gives with 2 players."""
+    penalty_cards_many: int
+    """... with 3 or more players."""
+    events_kept: int
+
+    def take(self, seats: int) -> int:
+        return self.take_piles if seats == 2 else self.take_piles_many
+
+    def penalty(self, seats: int) -> int:
+        return self.penalty_cards if seats == 2 else self.penalty_cards_many
+
+
+@dataclass(frozen=True)
+class Level:
+    id: str
+    name_ja: str
+    name_en: str
+    source: str
+    reason_ja: str
+    reason_en: str
+
+
+def _load() -> dict[str, Any]:
+    text = resources.files(__package__).joinpath("data.toml").read_text(encoding="utf-8")
+    return tomllib.loads(text)
+
+
+_DATA = _load()
+
+DECK: dict[str, int] = {animal: int(_DATA["deck"][animal]) for animal in ANIMALS}
+"""Cards of each animal."""
+FACES: dict[str, tuple[int, ...]] = {
+    animal: tuple(int(n) for n in _DATA["faces"][animal]) for animal in ANIMALS
+}
+"""Cards of each animal showing 1, 2, 3 and 4 animals."""
+NUMBERS = Numbers(**_DATA["numbers"])
+LEVELS: list[Level] = [Level(**entry) for entry in _DATA["levels"]]
+
+for _animal in ANIMALS:
+    if len(FACES[_animal]) != len(COUNTS) or sum(FACES[_animal]) != DECK[_animal]:
+        raise ValueError(
+            f"data.toml: faces of {_animal} do not add up to its {DECK[_animal]} cards"
+        )
+
+
+def _fields() -> dict[str, str]:
+    """What a table row may name in braces: every number, deck size and face split."""
+    fields = {key: f"{value:g}" for key, value in vars(NUMBERS).items()}
+    fields |= {f"deck_{animal}": str(n) for animal, n in DECK.items()}
+    fields |= {f"faces_{animal}": "/".join(map(str, FACES[animal])) for animal in ANIMALS}
+    return fields
+
+
+def designed_values() -> list[DesignedValue]:
+    """The rule page's table, with every number filled in from this file."""
+    fields = _fields()
+    rows = []
+    for row in _DATA["table"]:
+        if row["source"] not in ("rulebook", "designed"):
+            raise ValueError(f"data.toml: row {row['id']!r} has source {row['source']!r}")
+        rows.append(
+            DesignedValue(
+                name={"ja": row["name_ja"], "en": row["name_en"]},
+                value={lang: row[f"value_{lang}"].format(**fields) for lang in ("ja", "en")},
+                source=row["source"],
+                reason={lang: row[f"reason_{lang}"].format(**fields) for lang in ("ja", "en")},
+            )
+        )
+    for level in LEVELS:
+        rows.append(
+            DesignedValue(
+                name={"ja": f"強さ：{level.name_ja}", "en": f"Strength: {level.name_en}"},
+                value={"ja": level.name_ja, "en": level.name_en},
+                source=level.source,
+                reason={"ja": level.reason_ja, "en": level.reason_en},
+            )
+        )
+    return rows
+
+
+TABLE_IDS: list[str] = [row["id"] for row in _DATA["table"]]
+"""The table rows' ids, in page order (tests look rows up by them)."""
