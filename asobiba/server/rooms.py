@@ -54,7 +54,6 @@ class Room:
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self.state = replay(game, stored)
-        self.last_at = stored.events[-1][2] if stored.events else 0.0
         self.seq = len(stored.events)
         self._tasks: set[asyncio.Task[None]] = set()
         self._asked: dict[int, tuple[int, asyncio.Task[None]]] = {}
@@ -126,9 +125,10 @@ class Room:
     async def _commit(
         self, seat: int | None, action: dict[str, Any] | None, at: float | None = None
     ) -> None:
-        """Apply, log, show. ``at`` is never earlier than the last event: the log stays in
-        time order even when an action is dated back by its sender's delay."""
-        at = max(time.time() if at is None else at, self.last_at)
+        """Apply, log, show. ``at`` (default now) may lie a little before the last event when
+        the action was dated back by its sender's delay: the game decides what that means (a
+        race orders grabs by it; other actions count at the latest time seen)."""
+        at = time.time() if at is None else at
         if action is None:
             new = self.game.advance(self.state, at)
         else:
@@ -141,7 +141,6 @@ class Room:
         )
         self.state = new
         self.seq += 1
-        self.last_at = at
         for connection in list(self.connections):
             # Default-deny: nothing but the receiving seat's own view, not even who acted or
             # how (a hidden-hand game's observation says what that seat may know of it).
