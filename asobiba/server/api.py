@@ -15,6 +15,7 @@ from asobiba.core.options import offered_only
 from asobiba.games import game_names, get_game
 from asobiba.server.identity import ensure_player_id, player_id
 from asobiba.server.records import game_list, summarize
+from asobiba.server.recovery import states
 
 router = APIRouter(prefix="/api")
 
@@ -133,23 +134,20 @@ async def records(game_name: str, request: Request) -> dict[str, Any]:
 
 @router.get("/rooms/{room_id}/replay")
 async def replay(room_id: str, request: Request) -> dict[str, Any]:
-    """A finished game, move by move, as a spectator sees it."""
+    """A finished game, move by move, as the viewer's seat saw it (a spectator's view for anyone
+    who did not play): every frame is an observation, so a hidden hand stays hidden."""
     hub = request.app.state.hub
     stored = await asyncio.to_thread(hub.store.load_room, room_id)
     if stored is None or not stored.finished:
         raise HTTPException(
             404, detail={"code": "unknown_game", "message": "no finished game with that id"}
         )
-    game = get_game(stored.game)
-    state = game.new_state(stored.options, len(stored.seats), stored.seed)
-    frames = [game.observe(state, None)]
-    for seat, action, at in stored.events:
-        state = game.advance(state, at) if action is None else game.apply(state, seat, action, at)
-        frames.append(game.observe(state, None))
     person = player_id(request)
     seat_of_viewer = next(
         (i for i, spec in enumerate(stored.seats) if spec.get("player") == person), None
     )
+    game = get_game(stored.game)
+    frames = [game.observe(state, seat_of_viewer) for state in states(game, stored)]
     level = next((spec["bot"] for spec in stored.seats if "bot" in spec), None)
     return {
         "game": stored.game,
@@ -157,7 +155,6 @@ async def replay(room_id: str, request: Request) -> dict[str, Any]:
         "level": level,
         "seat": seat_of_viewer,
         "seats": [{"kind": "bot" if "bot" in s else "human"} for s in stored.seats],
-        "events": [{"seat": seat, "action": action} for seat, action, _ in stored.events],
         "frames": frames,
         "outcome": stored.outcome,
     }

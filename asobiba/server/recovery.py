@@ -9,7 +9,8 @@ repaired at start-up and whenever such a room is rebuilt.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from asobiba.core.game import Game
@@ -19,17 +20,23 @@ from asobiba.server.store import Finish, Store, StoredRoom
 log = logging.getLogger(__name__)
 
 
-def replay(game: Game[Any], stored: StoredRoom) -> Any:
-    """The state after every stored event: timed events through ``advance``, the rest through
-    ``apply``, each at the time it happened."""
+def states(game: Game[Any], stored: StoredRoom) -> Iterator[Any]:
+    """The start, then the state after each stored event: timed events through ``advance``, the
+    rest through ``apply``, each at the time it happened."""
     state = game.new_state(stored.options, len(stored.seats), stored.seed)
+    yield state
     for seat, action, at in stored.events:
         if action is None:
             state = game.advance(state, at)
         else:
             assert seat is not None, "only timed events have no seat"
             state = game.apply(state, seat, action, at)
-    return state
+        yield state
+
+
+def replay(game: Game[Any], stored: StoredRoom) -> Any:
+    """The state after every stored event."""
+    return deque(states(game, stored), maxlen=1)[0]
 
 
 def finish_if_over(store: Store, game: Game[Any], stored: StoredRoom, state: Any) -> bool:

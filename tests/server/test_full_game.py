@@ -13,6 +13,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from asobiba.games import get_game
+from asobiba.server import recovery
 from asobiba.server.app import create_app
 from asobiba.server.hub import Hub
 from asobiba.server.settings import SocketLimits
@@ -66,18 +67,12 @@ def test_a_finished_game_is_recorded_and_replayable(
         replay = client.get(f"/api/rooms/{room['room_id']}/replay").json()
         assert replay["seat"] == 1
         assert len(replay["frames"]) == final["seq"] + 1
-        assert replay["frames"][-1] == get_game("mancala").observe(
-            _rebuild(replay["options"], replay["events"]), None
-        )
+        stored = hub_of(client).store.load_room(room["room_id"])
+        assert stored is not None
+        game = get_game("mancala")
+        assert replay["frames"][-1] == game.observe(recovery.replay(game, stored), 1)
+        assert "events" not in replay, "every byte of a replay is an observation"
         assert replay["outcome"] == outcome
-
-
-def _rebuild(options: dict[str, Any], events: list[dict[str, Any]]) -> Any:
-    game = get_game("mancala")
-    state = game.new_state(options, 2, 0)
-    for event in events:
-        state = game.apply(state, event["seat"], event["action"])
-    return state
 
 
 def test_records_count_streaks_per_rule_set_strength_and_seat(
