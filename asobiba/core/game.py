@@ -38,6 +38,20 @@ class DesignedValue:
     """``{"ja", "en"}``: one line on why."""
 
 
+@dataclass(frozen=True)
+class RecordField:
+    """A figure the records page keeps beside wins and losses, per rule set × number of players
+    × strength × seat (e.g. Mokochaka's cards at the end)."""
+
+    key: str
+    label: dict[str, str]
+    """``{"ja", "en"}``: the column's heading."""
+    how: str
+    """How a row combines its games' values: "mean", "min" or "max" (missing values skipped)."""
+    digits: int = 0
+    """Decimals shown."""
+
+
 __all__ = [
     "Action",
     "DesignedValue",
@@ -47,6 +61,7 @@ __all__ = [
     "InvalidOptions",
     "Observation",
     "Outcome",
+    "RecordField",
 ]
 
 
@@ -88,4 +103,13 @@ class Game(Protocol[S]):
 
     def designed_values(self) -> list[DesignedValue]:
         """The values the rulebook leaves open and asobiba chose, as the rule page shows them."""
+        ...
+
+    def record_fields(self) -> list[RecordField]:
+        """The game's own figures on the records page, beyond wins, draws and losses."""
+        ...
+
+    def record(self, outcome: Outcome, seat: int) -> dict[str, float | None]:
+        """What a finished game adds to ``seat``'s record, one value per ``record_fields`` key
+        (None: nothing to count this game)."""
         ...

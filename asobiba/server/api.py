@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 from typing import Any, Literal
 
@@ -124,12 +125,17 @@ async def my_rooms(
 
 @router.get("/records/{game_name}")
 async def records(game_name: str, request: Request) -> dict[str, Any]:
+    """The guest's rows (rule set × players × strength × seat) and stored games; ``fields`` are
+    the game's own figures each row's ``stats`` holds (``Game.record_fields``)."""
     game = _game(game_name)
+    fields = game.record_fields()
+    described = [dataclasses.asdict(spec) for spec in fields]
     person = player_id(request)
     if person is None:
-        return {"rows": [], "games": []}
+        return {"fields": described, "rows": [], "games": []}
     results = await asyncio.to_thread(request.app.state.hub.store.results, person, game_name)
-    return {"rows": summarize(results, game.levels), "games": game_list(results)}
+    rows = summarize(results, game.levels, fields)
+    return {"fields": described, "rows": rows, "games": game_list(results)}
 
 
 @router.get("/rooms/{room_id}/replay")

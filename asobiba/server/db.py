@@ -96,6 +96,8 @@ class Result(Base):
     """0 = moved first, 1 = second, and so on round the table."""
     players: Mapped[int] = mapped_column(Integer)
     """How many seats the game had (records split by it)."""
+    stats: Mapped[dict[str, Any]]
+    """The game's own figures for this seat (``Game.record``), e.g. cards at the end."""
     result: Mapped[str] = mapped_column(String(8))
     """"win", "draw" or "loss"."""
     score: Mapped[int] = mapped_column(Integer)

@@ -295,7 +295,12 @@ def _records_page(request: Request, shown: list[str], game: str | None) -> Respo
         "records",
         game=game,
         games=[
-            {"game": name, "options": _options_json(name), "levels": _levels_json(name)}
+            {
+                "game": name,
+                "options": _options_json(name),
+                "levels": _levels_json(name),
+                "seats": [get_game(name).min_seats, get_game(name).max_seats],
+            }
             for name in shown
         ],
     )

@@ -7,10 +7,10 @@ Results are kept per player × game × rule set × number of players × bot leve
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from asobiba.core.game import Game
+from asobiba.core.game import Game, RecordField
 from asobiba.core.options import rule_key
 from asobiba.server.db import Result
 
@@ -50,6 +50,7 @@ def results_for(
                 level=bots[0],
                 seat=seat,
                 players=len(seats),
+                stats=game.record(outcome, seat),
                 result=result,
                 score=scores[seat],
                 opponent_score=best_other,
@@ -73,6 +74,8 @@ class Row:
     best_margin: int | None = None
     streak_kind: str | None = None
     streak_length: int = 0
+    values: dict[str, list[float]] = field(default_factory=dict)
+    """Each record field's values over the row's games (missing ones left out)."""
 
     def add(self, result: Result) -> None:
         self.games += 1
@@ -86,12 +89,15 @@ class Row:
             self.best_margin is None or result.margin > self.best_margin
         ):
             self.best_margin = result.margin
+        for key, value in result.stats.items():
+            if value is not None:
+                self.values.setdefault(key, []).append(value)
         if result.result == self.streak_kind:
             self.streak_length += 1
         else:
             self.streak_kind, self.streak_length = result.result, 1
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, fields: list[RecordField]) -> dict[str, Any]:
         return {
             "rule_key": self.rule_key,
             "options": self.options,
@@ -105,10 +111,21 @@ class Row:
             "win_rate": round(self.wins / self.games, 4) if self.games else 0.0,
             "best_margin": self.best_margin,
             "streak": {"kind": self.streak_kind, "length": self.streak_length},
+            "stats": {f.key: _combine(f, self.values.get(f.key, [])) for f in fields},
         }
 
 
-def summarize(results: Iterable[Result], level_order: list[str]) -> list[dict[str, Any]]:
+def _combine(spec: RecordField, values: list[float]) -> float | None:
+    if not values:
+        return None
+    if spec.how == "mean":
+        return round(sum(values) / len(values), spec.digits)
+    return min(values) if spec.how == "min" else max(values)
+
+
+def summarize(
+    results: Iterable[Result], level_order: list[str], fields: list[RecordField] | None = None
+) -> list[dict[str, Any]]:
     """Aggregate results (oldest first) into rows: rule set, number of players, strength, seat."""
     rows: dict[tuple[str, int, str, int], Row] = {}
     for result in results:
@@ -124,7 +141,7 @@ def summarize(results: Iterable[Result], level_order: list[str]) -> list[dict[st
         rank = level_order.index(level) if level in level_order else len(level_order)
         return rule, players, rank, seat
 
-    return [rows[key].to_json() for key in sorted(rows, key=order)]
+    return [rows[key].to_json(fields or []) for key in sorted(rows, key=order)]
 
 
 def game_list(results: Iterable[Result], limit: int = 50) -> list[dict[str, Any]]:
@@ -142,6 +159,7 @@ def game_list(results: Iterable[Result], limit: int = 50) -> list[dict[str, Any]
             "result": r.result,
             "scores": [r.score, r.opponent_score],
             "margin": r.margin,
+            "stats": r.stats,
         }
         for r in newest
     ]

@@ -24,7 +24,7 @@ from asobiba.core.arena import (
 )
 from asobiba.core.bots import Timed
 from asobiba.core.errors import InvalidOptions
-from asobiba.core.game import DesignedValue
+from asobiba.core.game import DesignedValue, RecordField
 from asobiba.core.options import OptionSpec
 from asobiba.games import get_game
 
@@ -36,7 +36,29 @@ class Pick:
     picks: tuple[int, ...] = ()
 
 
-class PickHigher:
+class ToyGame:
+    """What every toy game here shares: no options, levels named by their ids, no designed
+    values and nothing on the records page beyond wins."""
+
+    levels: list[str]
+
+    def options_spec(self) -> list[OptionSpec]:
+        return []
+
+    def level_names(self) -> dict[str, dict[str, str]]:
+        return {level: {"ja": level, "en": level} for level in self.levels}
+
+    def designed_values(self) -> list[DesignedValue]:
+        return []
+
+    def record_fields(self) -> list[RecordField]:
+        return []
+
+    def record(self, outcome: dict[str, Any], seat: int) -> dict[str, float | None]:
+        return {}
+
+
+class PickHigher(ToyGame):
     """A toy game that is not Mancala: each seat picks a number 1..5 once, the higher one wins.
 
     Level ``lN`` always picks N, so every result is known in advance; ``first`` makes seat 0 win
@@ -48,15 +70,6 @@ class PickHigher:
 
     def __init__(self) -> None:
         self.levels = ["l1", "l3", "l5"]
-
-    def options_spec(self) -> list[OptionSpec]:
-        return []
-
-    def level_names(self) -> dict[str, dict[str, str]]:
-        return {level: {"ja": level, "en": level} for level in self.levels}
-
-    def designed_values(self) -> list[DesignedValue]:
-        return []
 
     def resolve_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         if set(options) - {"first"}:
@@ -216,7 +229,7 @@ def test_the_asobiba_command_runs_the_arena(capsys: pytest.CaptureFixture[str]) 
     assert main(["arena", "mancala", "--levels", "beginner,casual", "--option", "x=1"]) == 2
 
 
-class Highest:
+class Highest(ToyGame):
     """A toy game for 2 to 4 seats: each seat picks a number once, in turn; the highest pick
     wins (ties share). Level ``lN`` always picks N."""
 
@@ -226,15 +239,6 @@ class Highest:
 
     def __init__(self) -> None:
         self.levels = ["l1", "l3", "l5"]
-
-    def options_spec(self) -> list[OptionSpec]:
-        return []
-
-    def level_names(self) -> dict[str, dict[str, str]]:
-        return {level: {"ja": level, "en": level} for level in self.levels}
-
-    def designed_values(self) -> list[DesignedValue]:
-        return []
 
     def resolve_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         return dict(options)
@@ -325,7 +329,7 @@ class RaceState:
     timed_out: bool = False
 
 
-class Race:
+class Race(ToyGame):
     """A toy real-time game: every seat may buzz from the start; the first buzz wins; after
     ``WINDOW`` seconds without one, the game ends with no winner."""
 
@@ -336,15 +340,6 @@ class Race:
 
     def __init__(self) -> None:
         self.levels = ["fast", "slow", "late", "silent"]
-
-    def options_spec(self) -> list[OptionSpec]:
-        return []
-
-    def level_names(self) -> dict[str, dict[str, str]]:
-        return {level: {"ja": level, "en": level} for level in self.levels}
-
-    def designed_values(self) -> list[DesignedValue]:
-        return []
 
     def resolve_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         return dict(options)

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from asobiba.core.bots import Bot, Timed
 from asobiba.core.errors import IllegalAction, InvalidOptions
+from asobiba.core.game import RecordField
 from asobiba.core.options import OptionSpec, resolve_options
 from asobiba.server.db import make_engine, migrate, session_factory
 from asobiba.server.hub import Hub
@@ -92,6 +93,12 @@ class Grab:
     def make_bot(self, level: str, seed: int) -> Bot:
         raise NotImplementedError("bots are supplied by the test's chooser")
 
+    def record_fields(self) -> list[RecordField]:
+        return [RecordField("won", {"ja": "勝ち", "en": "Won"}, "max")]
+
+    def record(self, outcome: dict[str, Any], seat: int) -> dict[str, float | None]:
+        return {"won": outcome["scores"][seat]}
+
 
 def games(name: str) -> Any:
     return Grab()
@@ -135,6 +142,7 @@ def test_several_bot_seats_race_and_exactly_one_grab_is_applied(tmp_path: Path) 
         assert stored is not None and len(stored.events) == 2 and stored.finished
         [result] = store.results("p", "grab")
         assert result.result == "loss"
+        assert result.stats == {"won": 0}, "the game's own figure is stored with the result"
         await hub.close()
 
     asyncio.run(scenario())

@@ -8,6 +8,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from asobiba.core.game import RecordField
 from asobiba.server.db import Result
 from asobiba.server.records import game_list, summarize
 
@@ -15,7 +16,13 @@ T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 def result(
-    n: int, outcome: str, margin: int, level: str = "casual", seat: int = 0, players: int = 2
+    n: int,
+    outcome: str,
+    margin: int,
+    level: str = "casual",
+    seat: int = 0,
+    players: int = 2,
+    stats: dict[str, float | None] | None = None,
 ) -> Result:
     return Result(
         id=n,
@@ -27,6 +34,7 @@ def result(
         level=level,
         seat=seat,
         players=players,
+        stats=stats or {},
         result=outcome,
         score=24 + margin // 2,
         opponent_score=24 - margin // 2,
@@ -91,3 +99,20 @@ def test_games_with_different_numbers_of_players_are_counted_apart() -> None:
     rows = summarize(results, ["casual"])
     assert [(r["players"], r["games"], r["wins"]) for r in rows] == [(3, 2, 2), (4, 1, 0)]
     assert [g["players"] for g in game_list(results)] == [3, 4, 3]
+
+
+def test_a_games_own_figures_are_combined_as_it_declares() -> None:
+    fields = [
+        RecordField("cards", {"ja": "手札", "en": "Cards"}, "mean", 1),
+        RecordField("fastest", {"ja": "最速", "en": "Fastest"}, "min", 2),
+        RecordField("best", {"ja": "最高", "en": "Best"}, "max"),
+    ]
+    results = [
+        result(1, "win", 4, stats={"cards": 7, "fastest": 0.91, "best": 3}),
+        result(2, "loss", -2, stats={"cards": 2, "fastest": None, "best": 8}),
+        result(3, "win", 6, stats={"cards": 4, "fastest": 0.64, "best": 5}),
+    ]
+    [row] = summarize(results, ["casual"], fields)
+    assert row["stats"] == {"cards": 4.3, "fastest": 0.64, "best": 8}
+    [empty] = summarize([result(4, "loss", -1)], ["casual"], fields)
+    assert empty["stats"] == {"cards": None, "fastest": None, "best": None}

@@ -17,7 +17,7 @@ from typing import Any
 
 from asobiba.core.bots import Bot
 from asobiba.core.errors import IllegalAction, InvalidOptions
-from asobiba.core.game import DesignedValue
+from asobiba.core.game import DesignedValue, RecordField
 from asobiba.core.options import OptionSpec, resolve_options
 from asobiba.games.mancala import board as kernel
 from asobiba.games.mancala.board import Rules
@@ -108,6 +108,12 @@ class Mancala:
 
     def level_names(self) -> dict[str, dict[str, str]]:
         return {level.id: {"ja": level.name_ja, "en": level.name_en} for level in LEVELS}
+
+    def record_fields(self) -> list[RecordField]:
+        return []  # wins, streaks and the best margin (common to every game) say it all
+
+    def record(self, outcome: dict[str, Any], seat: int) -> dict[str, float | None]:
+        return {}
 
     def designed_values(self) -> list[DesignedValue]:
         return [

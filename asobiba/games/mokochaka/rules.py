@@ -25,7 +25,7 @@ from typing import Any
 
 from asobiba.core.bots import Bot, RandomBot
 from asobiba.core.errors import IllegalAction, InvalidOptions
-from asobiba.core.game import DesignedValue
+from asobiba.core.game import DesignedValue, RecordField
 from asobiba.core.options import OptionSpec, resolve_options
 from asobiba.games.mokochaka import data
 from asobiba.games.mokochaka.cards import ANIMALS, CALLS, COUNTS, SPECIALS, Card, judge
@@ -582,6 +582,17 @@ class Mokochaka:
             "events": [_event_json(event) for event in state.events],
             "outcome": self.outcome(state),
         }
+
+    def record_fields(self) -> list[RecordField]:
+        return [
+            RecordField("cards", {"ja": "終了時の手札", "en": "Cards at the end"}, "mean", 1),
+            RecordField(
+                "fastest_call", {"ja": "最速の正解（秒）", "en": "Fastest right call (s)"}, "min", 2
+            ),
+        ]
+
+    def record(self, outcome: dict[str, Any], seat: int) -> dict[str, float | None]:
+        return {"cards": outcome["cards"][seat], "fastest_call": outcome["fastest_call"][seat]}
 
     def outcome(self, state: MokochakaState) -> dict[str, Any] | None:
         if state.phase != "over":

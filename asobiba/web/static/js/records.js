@@ -9,10 +9,28 @@ import { levelName, ruleName } from "./rules-name.js";
 
 const data = pageData();
 const box = document.getElementById("records");
-const COLUMNS = 9;
+const COLUMNS = 9; // before the game's own figures
 
 function seatName(seat) {
+  if (seat >= 2) return t("seat.nth", { n: seat + 1 });
   return t(seat === 0 ? "seat.first" : "seat.second");
+}
+
+/** A game's own figure (``fields`` from the API: key, label, how, digits), or a dash. */
+function figure(value, field) {
+  if (value === null || value === undefined) return "—";
+  return new Intl.NumberFormat(LANG, {
+    minimumFractionDigits: field.digits,
+    maximumFractionDigits: field.digits,
+  }).format(value);
+}
+
+/** The rule set's name, with the number of players where the game takes several counts. */
+function setTitle(row, info) {
+  const rules = ruleName(row.options ?? {}, info.options);
+  const [fewest, most] = info.seats ?? [2, 2];
+  const players = fewest === most ? "" : t("records.players", { n: row.players });
+  return [rules, players].filter(Boolean).join(" · ");
 }
 
 function percent(rate) {
@@ -59,8 +77,8 @@ function header(...keys) {
   );
 }
 
-/** One rule set's rows (weakest opponent first, then first/second), under its name. */
-function ruleSetGroup(rows, info) {
+/** One rule set's rows (weakest opponent first, then by seat), under its name. */
+function ruleSetGroup(rows, info, fields) {
   const order = new Map(info.levels.map((level, index) => [level.id, index]));
   rows.sort((a, b) => (order.get(a.level) ?? 99) - (order.get(b.level) ?? 99) || a.seat - b.seat);
   return h(
@@ -71,8 +89,8 @@ function ruleSetGroup(rows, info) {
       { class: "record-set-head" },
       h(
         "th",
-        { scope: "colgroup", colspan: COLUMNS, class: "record-set-title" },
-        ruleName(rows[0].options ?? {}, info.options),
+        { scope: "colgroup", colspan: COLUMNS + fields.length, class: "record-set-title" },
+        setTitle(rows[0], info),
       ),
     ),
     rows.map((row) =>
@@ -101,36 +119,50 @@ function ruleSetGroup(rows, info) {
         ),
         cell("records.col.best_margin", row.best_margin, { numeric: true }),
         cell("records.col.streak", streak(row.streak)),
+        fields.map((field) =>
+          h(
+            "td",
+            { class: "num", "data-label": field.label[LANG] ?? field.label.en },
+            figure(row.stats?.[field.key], field),
+          ),
+        ),
       ),
     ),
   );
 }
 
-/** Every rule set in one table: the same columns at the same places for all of them. */
-function ruleSetsTable(rows, info) {
+/** Every rule set (and number of players) in one table: the same columns at the same places. */
+function ruleSetsTable(rows, info, fields) {
   const groups = new Map();
   for (const row of rows) {
-    if (!groups.has(row.rule_key)) groups.set(row.rule_key, []);
-    groups.get(row.rule_key).push(row);
+    const key = `${row.rule_key}|${row.players}`;
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(row);
   }
+  const head = header(
+    ["records.col.level"],
+    ["records.col.seat"],
+    ["records.col.games", true],
+    ["records.col.wins", true],
+    ["records.col.draws", true],
+    ["records.col.losses", true],
+    ["records.col.win_rate", true],
+    ["records.col.best_margin", true],
+    ["records.col.streak"],
+  );
+  head.firstChild.append(
+    ...fields.map((field) =>
+      h("th", { scope: "col", class: "num" }, field.label[LANG] ?? field.label.en),
+    ),
+  );
   return h(
     "div",
     { class: "table-wrap" },
     h(
       "table",
       { class: "table table--stack records-table", id: `record-sets-${info.game}` },
-      header(
-        ["records.col.level"],
-        ["records.col.seat"],
-        ["records.col.games", true],
-        ["records.col.wins", true],
-        ["records.col.draws", true],
-        ["records.col.losses", true],
-        ["records.col.win_rate", true],
-        ["records.col.best_margin", true],
-        ["records.col.streak"],
-      ),
-      [...groups.values()].map((group) => ruleSetGroup(group, info)),
+      head,
+      [...groups.values()].map((group) => ruleSetGroup(group, info, fields)),
     ),
   );
 }
@@ -251,7 +283,7 @@ function gameRecords(info, records, rooms, depth) {
     return parts;
   }
   parts.push(
-    part("sets", t("nav.records"), ruleSetsTable(rows, info)),
+    part("sets", t("nav.records"), ruleSetsTable(rows, info, records.fields ?? [])),
     part(
       "games",
       t("records.games"),
