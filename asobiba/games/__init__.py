@@ -11,8 +11,9 @@ from typing import Any
 
 from asobiba.core.game import Game
 from asobiba.games.mancala import Mancala
+from asobiba.games.momojan import Momojan
 
-_ENGINES: dict[str, Game[Any]] = {"mancala": Mancala()}
+_ENGINES: dict[str, Game[Any]] = {"mancala": Mancala(), "momojan": Momojan()}
 
 _OFFERED: list[str] = ["mancala"]
 """Games the site offers, in the order it lists them."""

@@ -47,6 +47,10 @@ PLAYTHROUGHS: dict[str, list[Playthrough]] = {
         Playthrough("basic_seeds4", 3, {"variant": "basic", "seeds": 4}),
         Playthrough("basic_seeds3", 4, {"variant": "basic", "seeds": 3}),
     ],
+    "momojan": [
+        Playthrough("one_deal_each", 2, {"dealerships": 1}, seats=2),
+        Playthrough("full_match", 5, seats=2),
+    ],
 }
 """Every registered game needs at least one; the golden test fails for a game without."""
 
