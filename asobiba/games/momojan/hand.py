@@ -40,6 +40,8 @@ __all__ = [
     "is_complete",
     "run_fruit",
     "set_kind",
+    "sets_in",
+    "sets_with",
     "sorted_waits",
     "waits",
 ]
@@ -102,6 +104,41 @@ _NEAR: dict[Card, frozenset[Card]] = {
     for card in KINDS
 }
 """For each card, every card that can share a set or a head with it: the only possible waits."""
+
+
+def _others(trio: tuple[Card, ...], card: Card) -> tuple[Card, Card]:
+    rest = list(trio)
+    rest.remove(card)
+    return rest[0], rest[1]
+
+
+_PAIRS_WITH: dict[Card, tuple[tuple[tuple[Card, Card], str], ...]] = {
+    card: tuple((_others(trio, card), kind) for trio, kind in _SET_KINDS.items() if card in trio)
+    for card in KINDS
+}
+"""For each card, every (other two cards, kind) that makes a set with it."""
+
+
+def sets_in(cards: tuple[Card, ...]) -> list[tuple[Card, ...]]:
+    """Every distinct set of three among sorted ``cards``, sorted (the engine's 開 choices)."""
+    counts = Counter(cards)
+    found = []
+    for first in counts:
+        for b, c in _SETS_FROM[first]:
+            # A set is three equal pictures or three different fruit cards.
+            if (counts[first] >= 3) if b == first else (b in counts and c in counts):
+                found.append((first, b, c))
+    return sorted(found)
+
+
+def sets_with(card: Card, cards: tuple[Card, ...]) -> list[tuple[str, tuple[Card, Card]]]:
+    """Every (kind, pair) where ``pair`` from ``cards`` makes a set with ``card`` (ポン/チー)."""
+    counts = Counter(cards)
+    found = []
+    for (b, c), kind in _PAIRS_WITH[card]:
+        if (counts[b] >= 2) if b == c else (counts[b] and counts[c]):
+            found.append((kind, (b, c)))
+    return sorted(set(found))
 
 
 def set_kind(cards: Iterable[Card]) -> str | None:

@@ -18,7 +18,6 @@ import random
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from itertools import combinations
 from typing import Any
 
 from asobiba.core.bots import Bot, RandomBot
@@ -27,7 +26,7 @@ from asobiba.core.game import DesignedValue
 from asobiba.core.options import OptionSpec, resolve_options
 from asobiba.games.momojan.cards import DECK, Card, is_card, is_peach, sort_cards
 from asobiba.games.momojan.data import BONUSES, NUMBERS, RULES, YAKU
-from asobiba.games.momojan.hand import hand_waits, is_complete, set_kind, sorted_set_kind
+from asobiba.games.momojan.hand import hand_waits, is_complete, sets_in, sets_with
 from asobiba.games.momojan.scoring import Meld, Score, Win, score
 
 START, DRAWN, CALLED, DRAWN3, OVER = "start", "drawn", "called", "drawn3", "over"
@@ -76,6 +75,8 @@ class Discard:
 class Event:
     """The last thing that happened, as everyone saw it; ``secret`` only ``seat`` sees."""
 
+    round: int
+    """The round it happened in (a round-ending event stays ``last`` into the next deal)."""
     seat: int
     type: str
     pile: int | None = None
@@ -87,7 +88,7 @@ class Event:
     """The cards ``seat`` drew (a draw of one or of three)."""
 
     def to_json(self, viewer: int | None) -> dict[str, Any]:
-        out: dict[str, Any] = {"seat": self.seat, "type": self.type}
+        out: dict[str, Any] = {"round": self.round, "seat": self.seat, "type": self.type}
         if self.type == "draw":
             out["pile"] = self.pile
         elif self.type == "draw3":
@@ -301,41 +302,7 @@ class Momojan:
     def legal_actions(self, state: MomojanState, seat: int) -> list[dict[str, Any]]:
         if state.phase == OVER or type(seat) is not int or seat != state.turn:
             return []
-        hand = state.hands[seat]
-        opened = len(state.melds[seat])
-        in_riichi = state.riichi[seat]
-        left = sum(map(len, state.piles))
-        actions: list[dict[str, Any]] = []
-        if state.phase == START:
-            offer = state.offer
-            if offer is not None:
-                if _ron_score(state, seat) is not None:
-                    actions.append({"type": "ron"})
-                if not in_riichi:
-                    for kind, pair in _calls(hand, offer):
-                        actions.append({"type": kind, "cards": list(pair)})
-            if left:
-                actions += [
-                    {"type": "draw", "pile": p} for p, pile in enumerate(state.piles) if pile
-                ]
-            else:
-                actions.append({"type": "pass"})
-            return actions
-        if state.phase in (DRAWN, DRAWN3) and _tsumo_score(state, seat) is not None:
-            actions.append({"type": "tsumo"})
-        if in_riichi:
-            # Riichi: the hand cannot change; the card just drawn goes out again.
-            return [*actions, {"type": "discard", "card": state.drawn[0], "riichi": False}]
-        if state.phase in (DRAWN, DRAWN3):
-            actions += [{"type": "kai", "cards": list(trio)} for trio in _kai_sets(hand)]
-        if state.phase == CALLED and left >= 3:
-            actions.append({"type": "draw3"})
-        may_riichi = left >= NUMBERS.riichi_min_pile
-        for card in sort_cards(set(hand)):
-            actions.append({"type": "discard", "card": card, "riichi": False})
-            if may_riichi and hand_waits(_without(hand, [card]), opened):
-                actions.append({"type": "discard", "card": card, "riichi": True})
-        return actions
+        return _legal(state, seat, None)
 
     # --- applying an action ------------------------------------------------------------------
 
@@ -347,7 +314,8 @@ class Momojan:
         if type(seat) is not int or seat != state.turn:
             raise IllegalAction(f"seat {seat!r} may not act now; seat {state.turn} is to move")
         canonical = _canonical(action)
-        if canonical not in self.legal_actions(state, seat):
+        # The same enumeration as legal_actions, narrowed to the action's type.
+        if canonical not in _legal(state, seat, canonical):
             raise IllegalAction(_why_not(state, seat, canonical))
         kind = canonical["type"]
         if kind == "draw":
@@ -368,7 +336,7 @@ class Momojan:
             won = _ron_score(state, seat)
             assert won is not None
             return _settle_win(state, seat, won, ron=True)
-        return _settle_wall(replace(state, last=Event(seat, "pass")))
+        return _settle_wall(replace(state, last=Event(state.round_no, seat, "pass")))
 
     # --- what a seat sees --------------------------------------------------------------------
 
@@ -426,6 +394,50 @@ class Momojan:
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r}; known: {LEVELS}")
         return RandomBot(seed)
+
+
+def _legal(state: MomojanState, seat: int, want: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The legal actions of the seat to move, in a fixed order; with ``want``, only those of its
+    type (and, for a discard without riichi, without the riichi readiness checks)."""
+
+    def asks(kind: str) -> bool:
+        return want is None or want["type"] == kind
+
+    hand = state.hands[seat]
+    opened = len(state.melds[seat])
+    in_riichi = state.riichi[seat]
+    left = sum(map(len, state.piles))
+    actions: list[dict[str, Any]] = []
+    if state.phase == START:
+        offer = state.offer
+        if offer is not None:
+            if asks("ron") and _ron_score(state, seat) is not None:
+                actions.append({"type": "ron"})
+            if not in_riichi and (asks("pon") or asks("chi")):
+                calls = sorted(
+                    ("chi" if k == "run" else "pon", p) for k, p in sets_with(offer, hand)
+                )
+                actions += [{"type": name, "cards": list(pair)} for name, pair in calls]
+        if left:
+            actions += [{"type": "draw", "pile": p} for p, pile in enumerate(state.piles) if pile]
+        else:
+            actions.append({"type": "pass"})
+        return actions
+    if state.phase in (DRAWN, DRAWN3) and asks("tsumo") and _tsumo_score(state, seat) is not None:
+        actions.append({"type": "tsumo"})
+    if in_riichi:
+        # Riichi: the hand cannot change; the card just drawn goes out again.
+        return [*actions, {"type": "discard", "card": state.drawn[0], "riichi": False}]
+    if state.phase in (DRAWN, DRAWN3) and asks("kai"):
+        actions += [{"type": "kai", "cards": list(trio)} for trio in sets_in(hand)]
+    if state.phase == CALLED and left >= 3:
+        actions.append({"type": "draw3"})
+    may_riichi = left >= NUMBERS.riichi_min_pile and (want is None or bool(want.get("riichi")))
+    for card in sort_cards(set(hand)):
+        actions.append({"type": "discard", "card": card, "riichi": False})
+        if may_riichi and hand_waits(_without(hand, [card]), opened):
+            actions.append({"type": "discard", "card": card, "riichi": True})
+    return actions
 
 
 # --- validation ----------------------------------------------------------------------------
@@ -555,22 +567,6 @@ def _deal(
     )
 
 
-def _calls(hand: tuple[Card, ...], offer: Card) -> list[tuple[str, tuple[Card, ...]]]:
-    """Every ポン/チー of ``offer`` with two cards of ``hand``, as (kind, sorted pair)."""
-    found: set[tuple[str, tuple[Card, ...]]] = set()
-    for pair in combinations(hand, 2):
-        kind = set_kind((offer, *pair))
-        if kind is not None:
-            found.add(("chi" if kind == "run" else "pon", tuple(sort_cards(pair))))
-    return sorted(found)
-
-
-def _kai_sets(hand: tuple[Card, ...]) -> list[tuple[Card, ...]]:
-    """Every set of three cards in ``hand``, sorted."""
-    found = {trio for trio in combinations(hand, 3) if sorted_set_kind(trio)}
-    return sorted(found)
-
-
 def _furiten(state: MomojanState, seat: int) -> bool:
     """A non-モモ wait of the hand lies among the seat's own discards (モモ never counts)."""
     river = {d.card for d in state.rivers[seat] if not is_peach(d.card)}
@@ -622,7 +618,7 @@ def _draw(state: MomojanState, seat: int, pile: int) -> MomojanState:
         phase=DRAWN,
         drawn=(card,),
         offer=None,
-        last=Event(seat, "draw", pile=pile, secret=(card,)),
+        last=Event(state.round_no, seat, "draw", pile=pile, secret=(card,)),
     )
 
 
@@ -641,7 +637,7 @@ def _draw3(state: MomojanState, seat: int) -> MomojanState:
         piles=tuple(tuple(p) for p in piles),
         phase=DRAWN3,
         drawn=tuple(cards),
-        last=Event(seat, "draw3", piles=tuple(taken), secret=tuple(cards)),
+        last=Event(state.round_no, seat, "draw3", piles=tuple(taken), secret=tuple(cards)),
     )
 
 
@@ -660,7 +656,7 @@ def _call(state: MomojanState, seat: int, kind: str, pair: tuple[Card, ...]) -> 
         phase=CALLED,
         drawn=(),
         offer=None,
-        last=Event(seat, kind, card=offer, cards=meld.cards),
+        last=Event(state.round_no, seat, kind, card=offer, cards=meld.cards),
     )
 
 
@@ -673,7 +669,7 @@ def _kai(state: MomojanState, seat: int, trio: tuple[Card, ...]) -> MomojanState
         ippatsu=(False, False),
         phase=CALLED,
         drawn=(),
-        last=Event(seat, "kai", cards=trio),
+        last=Event(state.round_no, seat, "kai", cards=trio),
     )
 
 
@@ -693,7 +689,7 @@ def _discard(state: MomojanState, seat: int, card: Card, riichi: bool) -> Momoja
         phase=START,
         drawn=(),
         offer=card,
-        last=Event(seat, "discard", card=card, riichi=riichi),
+        last=Event(state.round_no, seat, "discard", card=card, riichi=riichi),
     )
 
 
@@ -722,7 +718,7 @@ def _settle_win(state: MomojanState, seat: int, won: Score, ron: bool) -> Momoja
         middle=state.middle,
         points=points,
     )
-    event = Event(seat, "ron" if ron else "tsumo", card=card if ron else None)
+    event = Event(state.round_no, seat, "ron" if ron else "tsumo", card=card if ron else None)
     done = replace(
         state,
         points=points,

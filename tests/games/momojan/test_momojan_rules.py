@@ -40,8 +40,14 @@ def test_draw_puts_the_top_card_of_the_chosen_pile_in_the_hand() -> None:
     after = play(position("L1 L2 L3 O5 O6 dog moon", "S5 S6 S7 S8 S9 sun sun"), draw(1))
     assert "O4" in after.hands[0] and len(after.hands[0]) == 8
     assert GAME.observe(after, None)["piles"] == [4, 3, 4]
-    assert GAME.observe(after, 0)["last"] == {"seat": 0, "type": "draw", "pile": 1, "drew": ["O4"]}
-    assert GAME.observe(after, 1)["last"] == {"seat": 0, "type": "draw", "pile": 1}
+    assert GAME.observe(after, 0)["last"] == {
+        "round": 1,
+        "seat": 0,
+        "type": "draw",
+        "pile": 1,
+        "drew": ["O4"],
+    }
+    assert GAME.observe(after, 1)["last"] == {"round": 1, "seat": 0, "type": "draw", "pile": 1}
 
 
 def test_qa_draw_three_is_never_allowed_at_the_start_of_a_turn() -> None:
@@ -79,7 +85,9 @@ def test_draw_three_takes_one_card_from_each_pile() -> None:
     after = play(state, kai("L1 L2 L3"), {"type": "draw3"})
     assert {"L3", "O4", "S4"} <= set(after.hands[0])
     assert len(after.hands[0]) == 8
-    assert GAME.observe(after, 1)["last"] == {"seat": 0, "type": "draw3", "piles": [0, 1, 2]}
+    assert GAME.observe(after, 1)["last"]["piles"] == [0, 1, 2]
+    assert "drew" not in GAME.observe(after, 1)["last"]
+    assert len(GAME.observe(after, 0)["last"]["drew"]) == 3
 
 
 def test_qa_after_drawing_three_kai_again_as_long_as_a_set_is_in_hand() -> None:
