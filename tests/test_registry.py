@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from asobiba.core.game import Game
-from asobiba.games import COMING, game_names, get_game
+from asobiba.games import COMING, engine_names, game_names, get_game
 
 SITE_GAMES = {"mancala", "mokochaka", "momojan", "michikake"}
 
@@ -83,3 +83,28 @@ def test_registered_game_plays_a_seeded_random_game_through_the_protocol(game: G
     assert outcome is not None and json_safe(outcome)
     assert len(outcome["scores"]) == game.min_seats
     assert set(outcome["winners"]) <= set(range(game.min_seats))
+
+
+@pytest.mark.parametrize("name", engine_names())
+def test_every_engines_record_gives_one_number_per_record_field(name: str) -> None:
+    """What a finished game adds to the records page matches the columns the game declares."""
+    game = get_game(name)
+    rng = random.Random(3)
+    state = game.new_state({}, game.min_seats, 3)
+    at = 0.0
+    while (outcome := game.outcome(state)) is None:
+        movers = sorted(game.to_move(state))
+        due = game.deadline(state)
+        if due is not None and (not movers or rng.random() < 0.2):
+            at = max(at, due)
+            state = game.advance(state, at)
+            continue
+        seat = rng.choice(movers)
+        state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)), at)
+        at += 0.5
+    keys = {field.key for field in game.record_fields()}
+    assert all(field.how in {"mean", "min", "max"} for field in game.record_fields())
+    for seat in range(game.min_seats):
+        figures = game.record(outcome, seat)
+        assert set(figures) == keys
+        assert all(v is None or isinstance(v, int | float) for v in figures.values())

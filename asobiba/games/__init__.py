@@ -12,8 +12,13 @@ from typing import Any
 from asobiba.core.game import Game
 from asobiba.games.mancala import Mancala
 from asobiba.games.mokochaka import Mokochaka
+from asobiba.games.momojan import Momojan
 
-_ENGINES: dict[str, Game[Any]] = {"mancala": Mancala(), "mokochaka": Mokochaka()}
+_ENGINES: dict[str, Game[Any]] = {
+    "mancala": Mancala(),
+    "mokochaka": Mokochaka(),
+    "momojan": Momojan(),
+}
 
 _OFFERED: list[str] = ["mancala"]
 """Games the site offers, in the order it lists them."""

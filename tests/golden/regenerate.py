@@ -54,6 +54,10 @@ PLAYTHROUGHS: dict[str, list[Playthrough]] = {
         Playthrough("three_players_chakamokochaka", 48, seats=3),
         Playthrough("six_players", 4, seats=6),
     ],
+    "momojan": [
+        Playthrough("one_deal_each", 2, {"dealerships": 1}, seats=2),
+        Playthrough("full_match", 5, seats=2),
+    ],
 }
 """Every registered game needs at least one; the golden test fails for a game without."""
 

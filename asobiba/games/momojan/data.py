@@ -1,0 +1,84 @@
+"""Loads data.toml: MOMOJAN's numbers, the yaku table, the set bonuses and the designed rules."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Numbers:
+    """The game's numbers; data.toml says where each comes from."""
+
+    start_points: int
+    hand_size: int
+    dead_wall: int
+    piles: int
+    stake: int
+    stake_per_repeat: int
+    ron_bonus: int
+    dora_points: int
+    double_at: int
+    kai_points: int
+    call_points: int
+    dealer_streak: int
+    dealerships: int
+    riichi_min_pile: int
+
+
+@dataclass(frozen=True)
+class Yaku:
+    """One row of the yaku table; the condition itself is coded in scoring.py under ``id``."""
+
+    id: str
+    ja: str
+    en: str
+    points: int
+    source: str
+    condition_ja: str
+    condition: str
+    reason_ja: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Bonus:
+    """A set bonus: not a yaku; only the one for the win's number of sets counts."""
+
+    id: str
+    ja: str
+    en: str
+    sets: int
+    points: int
+    source: str
+    reason_ja: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A corner the rulebook leaves open, and how asobiba plays it."""
+
+    id: str
+    ja: str
+    en: str
+    value_ja: str
+    value: str
+    source: str
+    reason_ja: str
+    reason: str
+
+
+def _load() -> dict[str, Any]:
+    text = resources.files(__package__).joinpath("data.toml").read_text(encoding="utf-8")
+    return tomllib.loads(text)
+
+
+_DATA = _load()
+NUMBERS = Numbers(**_DATA["numbers"])
+YAKU: tuple[Yaku, ...] = tuple(Yaku(**entry) for entry in _DATA["yaku"])
+YAKU_BY_ID: dict[str, Yaku] = {yaku.id: yaku for yaku in YAKU}
+BONUSES: tuple[Bonus, ...] = tuple(Bonus(**entry) for entry in _DATA["bonus"])
+RULES: tuple[Rule, ...] = tuple(Rule(**entry) for entry in _DATA["rule"])

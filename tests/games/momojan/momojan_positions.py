@@ -1,0 +1,102 @@
+"""Hand-built MOMOJAN positions for the rule tests.
+
+``position(...)`` takes hands, open sets, piles and rivers in the card notation and returns a
+running state with ``turn`` to act in ``phase``. Piles are written bottom to top: the last card
+of a pile's text is the next one drawn from it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from asobiba.games import get_game
+from asobiba.games.momojan import Meld, MomojanState, parse
+from asobiba.games.momojan.cards import sort_cards
+from asobiba.games.momojan.rules import Discard, Momojan
+
+GAME = get_game("momojan")
+assert isinstance(GAME, Momojan)
+
+
+def melds(*specs: str) -> tuple[Meld, ...]:
+    """Open sets from ``"kai: L1 L2 L3"``, ``"pon: dog dog dog"``, ``"chi: M7 O8 O9"``."""
+    out = []
+    for spec in specs:
+        kind, cards = spec.split(":")
+        trio = tuple(sort_cards(parse(cards)))
+        out.append(Meld(kind.strip(), trio, None if kind.strip() == "kai" else trio[0]))
+    return tuple(out)
+
+
+def river(text: str, riichi_at: int | None = None) -> tuple[Discard, ...]:
+    return tuple(Discard(c, i == riichi_at) for i, c in enumerate(parse(text)))
+
+
+def position(
+    hand0: str,
+    hand1: str,
+    *,
+    melds0: tuple[Meld, ...] = (),
+    melds1: tuple[Meld, ...] = (),
+    piles: tuple[str, str, str] = ("L1 L2 L3 L4", "O1 O2 O3 O4", "S1 S2 S3 S4"),
+    dora: str = "dog",
+    turn: int = 0,
+    phase: str = "start",
+    offer: str | None = None,
+    rivers: tuple[tuple[Discard, ...], tuple[Discard, ...]] = ((), ()),
+    riichi: tuple[bool, bool] = (False, False),
+    drawn: str = "",
+    **fields: Any,
+) -> MomojanState:
+    start = GAME.new_state({}, 2, 0)
+    if offer is not None and not rivers[1 - turn]:
+        rivers = (rivers[0], (Discard(offer),)) if turn == 0 else ((Discard(offer),), rivers[1])
+    return replace(
+        start,
+        hands=(tuple(sort_cards(parse(hand0))), tuple(sort_cards(parse(hand1)))),
+        melds=(melds0, melds1),
+        piles=tuple(tuple(parse(p)) for p in piles),
+        dead=(dora, "moon", "moon", "moon"),
+        turn=turn,
+        phase=phase,
+        offer=offer,
+        rivers=rivers,
+        riichi=riichi,
+        drawn=tuple(parse(drawn)),
+        **fields,
+    )
+
+
+def play(state: MomojanState, *actions: dict[str, Any]) -> MomojanState:
+    """Apply each action for the seat to move."""
+    for action in actions:
+        (seat,) = GAME.to_move(state)
+        state = GAME.apply(state, seat, action)
+    return state
+
+
+def legal_types(state: MomojanState) -> set[str]:
+    (seat,) = GAME.to_move(state)
+    return {a["type"] for a in GAME.legal_actions(state, seat)}
+
+
+def legal(state: MomojanState) -> list[dict[str, Any]]:
+    (seat,) = GAME.to_move(state)
+    return GAME.legal_actions(state, seat)
+
+
+def draw(pile: int) -> dict[str, Any]:
+    return {"type": "draw", "pile": pile}
+
+
+def discard(card: str, riichi: bool = False) -> dict[str, Any]:
+    return {"type": "discard", "card": card, "riichi": riichi}
+
+
+def kai(text: str) -> dict[str, Any]:
+    return {"type": "kai", "cards": sort_cards(parse(text))}
+
+
+def call(kind: str, text: str) -> dict[str, Any]:
+    return {"type": kind, "cards": sort_cards(parse(text))}
