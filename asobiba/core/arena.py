@@ -109,7 +109,8 @@ def play(
             ply += 1
             continue
         plans: list[tuple[float, int, int, dict[str, Any]]] = []
-        for turn, seat in enumerate(movers[ply % len(movers) :] + movers[: ply % len(movers)]):
+        first = ply % len(movers) if movers else 0
+        for turn, seat in enumerate(movers[first:] + movers[:first]):
             started = time.perf_counter()
             decision = decide(
                 bots[seat], game.observe(state, seat), game.legal_actions(state, seat)

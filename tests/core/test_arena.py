@@ -405,3 +405,59 @@ def test_in_real_time_the_quicker_bot_wins_from_any_seat_at_the_time_it_chose() 
 def test_in_real_time_a_timer_that_falls_due_first_beats_late_and_silent_bots() -> None:
     table = round_robin(Race(), ["late", "silent"], 2, seed=1, opening_plies=0, players=3)
     assert table.records[(0, 1)].draws == 2 * 2 * 2  # two lineups, two games, two pairs each
+
+
+class Pause(ToyGame):
+    """A toy game with a pause: each seat acts once, then nobody may act until a timer a
+    second later ends the game (as a Mokochaka race window that every seat has spoken in)."""
+
+    name = "pause"
+    min_seats = max_seats = 2
+
+    def __init__(self) -> None:
+        self.levels = ["l1", "l3"]
+
+    def resolve_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        return dict(options)
+
+    def new_state(self, options: Mapping[str, Any], seats: int, seed: int) -> Any:
+        return ((), None, False)
+
+    def to_move(self, state: Any) -> frozenset[int]:
+        picks, _, over = state
+        return frozenset() if over or len(picks) == 2 else frozenset({len(picks)})
+
+    def legal_actions(self, state: Any, seat: int) -> list[dict[str, Any]]:
+        return [{"n": n} for n in range(1, 6)] if seat in self.to_move(state) else []
+
+    def apply(self, state: Any, seat: int, action: dict[str, Any], at: float | None = None) -> Any:
+        picks, _, _ = state
+        picks = (*picks, action["n"])
+        return (picks, (at or 0.0) + 1.0 if len(picks) == 2 else None, False)
+
+    def observe(self, state: Any, seat: int | None) -> dict[str, Any]:
+        return {"picks": list(state[0])}
+
+    def outcome(self, state: Any) -> dict[str, Any] | None:
+        picks, _, over = state
+        if not over:
+            return None
+        return {
+            "scores": list(picks),
+            "winners": [s for s, n in enumerate(picks) if n == max(picks)],
+        }
+
+    def deadline(self, state: Any) -> float | None:
+        return None if state[2] else state[1]
+
+    def advance(self, state: Any, at: float) -> Any:
+        picks, due, _ = state
+        return (picks, due, True) if due is not None and at >= due else state
+
+    def make_bot(self, level: str, seed: int) -> Any:
+        return Fixed(int(level[1:]))
+
+
+def test_a_pause_with_nobody_to_move_waits_for_the_timer() -> None:
+    table = round_robin(Pause(), ["l1", "l3"], 2, seed=1, opening_plies=0)
+    assert table.records[(0, 1)].losses == 2
