@@ -1,7 +1,8 @@
-"""Loads data.toml: Mokochaka's deck, numbers, bot level and designed-values table."""
+"""Loads data.toml: Mokochaka's deck, numbers, bot levels and designed-values table."""
 
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import dataclass
 from importlib import resources
@@ -39,14 +40,40 @@ class Numbers:
         return self.penalty_cards if seats == 2 else self.penalty_cards_many
 
 
+TYPICAL_ANIMALS = 7
+"""About how many animals three showing cards hold (the faces average 2.25 a card)."""
+
+
 @dataclass(frozen=True)
 class Level:
+    """A computer opponent's human model (data.toml explains each field)."""
+
     id: str
     name_ja: str
     name_en: str
+    mu: float
+    """Seconds: the normal part of the reaction time (its mean)."""
+    sigma: float
+    """Seconds: the normal part's standard deviation."""
+    tau: float
+    """Seconds: the mean of the exponential tail added to it."""
+    hick: float
+    """Seconds per doubling of the animals to count: ``hick * log2(n + 1)`` for n animals."""
+    miscount: float
+    """Chance per flip that the word said is wrong."""
+    miss_special: float
+    """Chance per flip that a special call that holds goes unnoticed."""
+    false_grab: float
+    """Chance per flip of grabbing when no special call holds."""
+    tactics: bool
+    """Chooses the flip, the piles and the penalty recipient with care (else simply)."""
     source: str
     reason_ja: str
     reason_en: str
+
+    def mean_reaction(self, animals: int = TYPICAL_ANIMALS) -> float:
+        """Mean seconds from the flip to this level's call with ``animals`` to count."""
+        return self.mu + self.tau + self.hick * math.log2(animals + 1)
 
 
 def _load() -> dict[str, Any]:
@@ -64,6 +91,7 @@ FACES: dict[str, tuple[int, ...]] = {
 """Cards of each animal showing 1, 2, 3 and 4 animals."""
 NUMBERS = Numbers(**_DATA["numbers"])
 LEVELS: list[Level] = [Level(**entry) for entry in _DATA["levels"]]
+LEVEL_BY_ID: dict[str, Level] = {level.id: level for level in LEVELS}
 
 for _animal in ANIMALS:
     if len(FACES[_animal]) != len(COUNTS) or sum(FACES[_animal]) != DECK[_animal]:
@@ -99,12 +127,29 @@ def designed_values() -> list[DesignedValue]:
         rows.append(
             DesignedValue(
                 name={"ja": f"強さ：{level.name_ja}", "en": f"Strength: {level.name_en}"},
-                value={"ja": level.name_ja, "en": level.name_en},
+                value=level_in_words(level),
                 source=level.source,
                 reason={"ja": level.reason_ja, "en": level.reason_en},
             )
         )
     return rows
+
+
+def level_in_words(level: Level) -> dict[str, str]:
+    """A level's human model from this file, said in both languages for the rule page."""
+    mean = level.mean_reaction()
+    words = {
+        "ja": f"コールまで平均{mean:.1f}秒（動物{TYPICAL_ANIMALS}匹のとき）、"
+        f"言いまちがい{level.miscount:.0%}、特殊コールの見逃し{level.miss_special:.0%}、"
+        f"お手つき{level.false_grab:.1%}",
+        "en": f"calls {mean:.1f} s after the flip on average ({TYPICAL_ANIMALS} animals showing); "
+        f"wrong words {level.miscount:.0%}, missed special calls {level.miss_special:.0%}, "
+        f"false grabs {level.false_grab:.1%}",
+    }
+    if level.tactics:
+        words["ja"] += "。取る山と渡す相手を考えて選ぶ"
+        words["en"] += "; chooses piles and penalty recipients with care"
+    return words
 
 
 TABLE_IDS: list[str] = [row["id"] for row in _DATA["table"]]

@@ -23,11 +23,12 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any
 
-from asobiba.core.bots import Bot, RandomBot
+from asobiba.core.bots import Bot
 from asobiba.core.errors import IllegalAction, InvalidOptions
 from asobiba.core.game import DesignedValue, RecordField
 from asobiba.core.options import OptionSpec, resolve_options
 from asobiba.games.mokochaka import data
+from asobiba.games.mokochaka.bots import make_bot
 from asobiba.games.mokochaka.cards import ANIMALS, CALLS, COUNTS, SPECIALS, Card, judge
 from asobiba.games.mokochaka.data import LEVELS, NUMBERS
 
@@ -325,7 +326,6 @@ class Mokochaka:
     max_seats = NUMBERS.max_seats
 
     def __init__(self) -> None:
-        # Bots are a later task: "random" is the one honest level for now.
         self.levels: list[str] = [level.id for level in LEVELS]
 
     def options_spec(self) -> list[OptionSpec]:
@@ -343,7 +343,7 @@ class Mokochaka:
     def make_bot(self, level: str, seed: int) -> Bot:
         if level not in self.levels:
             raise InvalidOptions(f"unknown level {level!r}; levels: {self.levels}")
-        return RandomBot(seed)
+        return make_bot(level, seed)
 
     # --- set-up -----------------------------------------------------------------------------
 

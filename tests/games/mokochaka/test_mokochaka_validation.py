@@ -158,11 +158,11 @@ def test_legal_actions_of_a_seat_that_does_not_exist_are_empty(seat: Any) -> Non
     assert GAME.legal_actions(PLAIN, seat) == []
 
 
-def test_the_one_bot_level_is_random_and_plays_legal_actions() -> None:
-    assert GAME.levels == ["random"]
-    assert GAME.level_names() == {"random": {"ja": "ランダム", "en": "Random"}}
-    bot = GAME.make_bot("random", 3)
+def test_the_bot_levels_are_served_and_an_unknown_one_is_refused() -> None:
+    assert GAME.levels == ["beginner", "casual", "strong", "expert"]
+    assert GAME.level_names()["beginner"] == {"ja": "はじめて", "en": "Beginner"}
+    bot = GAME.make_bot("expert", 3)
     legal = GAME.legal_actions(CALLING, 1)
     assert bot.choose(GAME.observe(CALLING, 1), legal) in legal
     with pytest.raises(InvalidOptions, match="unknown level"):
-        GAME.make_bot("expert", 3)
+        GAME.make_bot("random", 3)
