@@ -1,11 +1,5 @@
-"""Mokochaka's round robin between bot levels, as ``asobiba arena mokochaka`` would print it.
-
-``asobiba arena`` (``asobiba.core.arena.play``) stops with ZeroDivisionError when every seat has
-spoken in a call phase while the race window is still open (nobody may act, a timer is due):
-common with two players (a flipper calls, the other seat grabs) and now and then with more. Until
-the arena handles that, this script runs the same round robin in one process with the arena's
-loop replaced by ``tests/games/mokochaka/mokochaka_helpers.play_bots``, which lets the timer
-fall due there and is otherwise the arena's loop line for line. Same seeds, same table format.
+"""Mokochaka's round robin between bot levels (the table ``asobiba arena mokochaka`` prints),
+then each level's reaction times: how long after the flip its flipper calls.
 
     .venv/bin/python -m bench.mokochaka_arena --players 3 --games 300 --seed 1
 """
@@ -19,7 +13,6 @@ import time
 from asobiba.core import arena
 from asobiba.games import get_game
 from asobiba.games.mokochaka.bots import MokochakaBot, make_bot
-from tests.games.mokochaka.mokochaka_helpers import play_bots
 
 
 def reaction_times(level: str, flips: int, seed: int) -> list[float]:
@@ -44,7 +37,6 @@ def main() -> None:
     args = parser.parse_args()
     levels = args.levels.split(",")
     game = get_game("mokochaka")
-    arena.play = play_bots  # the workaround described above (one process: jobs=1)
     print(
         f"mokochaka arena (bench/mokochaka_arena.py): levels {args.levels}, "
         f"{args.players} players, {args.games} games a lineup, seed {args.seed}",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -124,53 +123,3 @@ def replay(seats: int, seed: int, history: History) -> list[MokochakaState]:
             state = GAME.apply(state, seat, action, at)
         states.append(state)
     return states
-
-
-def play_bots(
-    game: Any,
-    options: Any,
-    bots: list[Any],
-    seed: int,
-    opening: random.Random,
-    opening_plies: int = 2,
-    times: list[list[float]] | None = None,
-) -> dict[str, Any]:
-    """``asobiba.core.arena.play`` as it stands, but for one case it cannot take: a call phase
-    where every seat has spoken while the race window is still open (``to_move`` empty, a timer
-    due), on which the arena divides by ``len(movers)`` and fails. Here the timer then falls
-    due. Tests and bench/mokochaka_arena.py use this until the arena handles it."""
-    from asobiba.core.bots import decide
-
-    state = game.new_state(options, len(bots), seed)
-    at = 0.0
-    ply = 0
-    while (outcome := game.outcome(state)) is None:
-        movers = sorted(game.to_move(state))
-        due = game.deadline(state)
-        if movers and ply < opening_plies:
-            seat = movers[ply % len(movers)]
-            state = game.apply(state, seat, opening.choice(game.legal_actions(state, seat)), at)
-            ply += 1
-            continue
-        plans: list[tuple[float, int, int, dict[str, Any]]] = []
-        shift = ply % len(movers) if movers else 0
-        for turn, seat in enumerate(movers[shift:] + movers[:shift]):
-            started = time.perf_counter()
-            decision = decide(
-                bots[seat], game.observe(state, seat), game.legal_actions(state, seat)
-            )
-            if times is not None:
-                times[seat].append(time.perf_counter() - started)
-            if decision.action is not None:
-                plans.append((at + decision.after, turn, seat, decision.action))
-        if not plans and due is None:
-            raise RuntimeError(f"{game.name}: no seat acts and no timer is due")
-        if due is not None and (not plans or due <= min(plans)[0]):
-            at = max(at, due)
-            state = game.advance(state, at)
-            continue
-        when, _, seat, action = min(plans, key=lambda plan: plan[:2])
-        at = max(at, when)
-        state = game.apply(state, seat, action, at)
-        ply += 1
-    return outcome

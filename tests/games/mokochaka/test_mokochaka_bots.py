@@ -33,7 +33,6 @@ from tests.games.mokochaka.mokochaka_helpers import (
     cards,
     flip,
     grab,
-    play_bots,
     playout,
     table,
 )
@@ -93,12 +92,11 @@ def test_every_level_plays_only_legal_actions_in_random_states_of_2_to_6_seats(
 def test_whole_games_between_bots_of_every_level_end_with_legal_play(
     level: str, seats: int
 ) -> None:
-    """``play_bots`` (the arena's loop) applies each action through the engine, which refuses
-    illegal ones."""
+    """The arena's loop applies each action through the engine, which refuses illegal ones."""
     bots: list[Bot] = [
         make_bot(LEVEL_IDS[(i + LEVEL_IDS.index(level)) % 4], i) for i in range(seats)
     ]
-    outcome = play_bots(GAME, {}, bots, seats, random.Random(0), opening_plies=0)
+    outcome = arena.play(GAME, {}, bots, seats, random.Random(0), opening_plies=0)
     assert len(outcome["scores"]) == seats and outcome["winners"]
 
 
@@ -142,7 +140,7 @@ def test_a_bot_is_deterministic_for_its_seed(level: str) -> None:
 def test_a_whole_game_replays_alike_for_the_same_seeds(level: str) -> None:
     def game() -> dict[str, Any]:
         bots: list[Bot] = [make_bot(level, 11), make_bot("casual", 12), make_bot("expert", 13)]
-        return play_bots(GAME, {}, bots, 4, random.Random(1))
+        return arena.play(GAME, {}, bots, 4, random.Random(1))
 
     assert game() == game()
 
@@ -403,12 +401,9 @@ def test_tactics_flip_where_a_special_call_is_likeliest() -> None:
 # --- strength and the designed values -------------------------------------------------------------
 
 
-def test_the_expert_beats_the_beginner_in_a_small_round_robin(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A fixed-seed round robin (deterministic: it cannot flake), through ``play_bots`` (see
-    there why); the full tables are in docs/STRENGTH.md."""
-    monkeypatch.setattr(arena, "play", play_bots)
+def test_the_expert_beats_the_beginner_in_a_small_round_robin() -> None:
+    """A fixed-seed round robin (deterministic: it cannot flake); the full tables are in
+    docs/STRENGTH.md."""
     result = round_robin(GAME, ["beginner", "expert"], games=6, seed=1, players=2)
     record = result.record(1, 0)
     assert record.wins > record.losses
