@@ -11,8 +11,9 @@ from typing import Any
 
 from asobiba.core.game import Game
 from asobiba.games.mancala import Mancala
+from asobiba.games.michikake import Michikake
 
-_ENGINES: dict[str, Game[Any]] = {"mancala": Mancala()}
+_ENGINES: dict[str, Game[Any]] = {"mancala": Mancala(), "michikake": Michikake()}
 
 _OFFERED: list[str] = ["mancala"]
 """Games the site offers, in the order it lists them."""
