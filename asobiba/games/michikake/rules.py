@@ -566,9 +566,14 @@ def _close_window(state: MichikakeState) -> MichikakeState:
     events: list[Event] = []
     if wins:
         winner = _nearest(wins, d, n)
-        taken = _set_at(state.discards, d, (*row[:-1], (card, winner)))
-        state = _with(state, discards=taken, window=None)
-        return _settle_win(state, winner, (*state.hands[winner], card), d, events)
+        six = sort_cards((*state.hands[winner], card))
+        state = _with(
+            state,
+            discards=_set_at(state.discards, d, (*row[:-1], (card, winner))),
+            hands=_set_at(state.hands, winner, six),
+            window=None,
+        )
+        return _settle_win(state, winner, six, d, events)
     if steals:
         seat = _nearest(steals, d, n)
         cost = steal_cost(state.steals[seat])
