@@ -29,6 +29,7 @@ from asobiba.games.michikake.cards import SUITS, Card, deck, is_card, is_two_set
 from asobiba.games.michikake.data import (
     BONUS_CARDS,
     CLAIM_SECONDS,
+    CREST_SHIFT,
     FIRST_DEALER,
     HAND_SIZE,
     MAX_STEALS,
@@ -484,7 +485,7 @@ def _start_deal(state: MichikakeState, events: list[Event]) -> MichikakeState:
     kinds = sorted(BONUS_CARDS)
     rng.shuffle(kinds)
     suits = SUITS[:n]
-    crests = tuple(suits[(seat - state.deal) % n] for seat in range(n))
+    crests = tuple(suits[(seat - state.deal * CREST_SHIFT) % n] for seat in range(n))
     hands: list[list[Card]] = [[] for _ in range(n)]
     for i in range(HAND_SIZE * n):
         hands[(state.dealer + i) % n].append(cards[i])

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from asobiba.games import get_game
-from asobiba.games.michikake.data import BONUS_CARDS, YAKU
+from asobiba.games.michikake.data import BONUS_CARDS, VALUES, YAKU
 
 PAGES = Path(__file__).resolve().parents[3] / "asobiba" / "games" / "michikake"
 LANGS = ("ja", "en")
@@ -67,6 +67,16 @@ def test_designed_values_cover_every_data_entry_in_both_languages() -> None:
     for row in rows:
         for field in (row.name, row.value, row.reason):
             assert set(field) == {"ja", "en"} and all(field.values())
+
+
+def test_every_number_in_data_is_said_in_its_words_in_both_languages() -> None:
+    for value in VALUES.values():
+        numbers = value.value if isinstance(value.value, list) else [value.value]
+        for number in numbers:
+            if isinstance(number, bool) or not isinstance(number, int | float):
+                continue
+            text = f"{number:g}" if isinstance(number, float) else str(number)
+            assert text in value.text_ja and text in value.text_en, (value.key, text)
 
 
 @pytest.mark.skipif(not RULEBOOK.exists(), reason=f"rulebook not found at {RULEBOOK}")

@@ -375,6 +375,7 @@ def test_the_dealer_stays_after_winning() -> None:
     state = table(["C1 C2 C3 W5 W5 W5", "C4 C6 R1 R3 H5", "C7 C8 H1 H2 H4", "C9 R5 R7 H6 H7"])
     obs = GAME.observe(act(state, (0, WIN)), None)
     assert (obs["dealer"], obs["passes"], obs["deal"], obs["turn"]) == (0, 0, 1, 0)
+    assert obs["crests"] == ["H", "C", "W", "R"], "the crests still move on to the next game"
 
 
 def test_the_deal_passes_when_another_player_wins() -> None:

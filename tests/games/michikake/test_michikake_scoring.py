@@ -321,3 +321,12 @@ def test_payments_refuse_nonsense() -> None:
         win_breakdown(h("C1 C2 C4 W5 W6 W7"), "R", None, False, True, 4)
     with pytest.raises(ValueError):
         hand_points(h("C1 C2 C3 W5 W6 W7"), "X")
+
+
+def test_a_hand_is_worth_the_same_on_own_draw_and_on_a_discard_only_the_payers_differ() -> None:
+    six = h("C2 C3 C4 W5 W5 W5")
+    drawn = win_breakdown(six, "R", "odd", dealer=False, self_draw=True, players=3)
+    claimed = win_breakdown(six, "R", "odd", dealer=False, self_draw=False, players=3)
+    assert drawn["total"] == claimed["total"] == 60 + 40
+    assert (drawn["payers"], drawn["each"]) == (2, 50)
+    assert (claimed["payers"], claimed["each"]) == (1, 100)
