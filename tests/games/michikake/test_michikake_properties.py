@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from asobiba.games import get_game
-from asobiba.games.michikake import MichikakeState, deck
+from asobiba.games.michikake import MichikakeState, deck, hand_points, payments, winning_cards
 from asobiba.games.michikake.cards import sort_cards, stage_of, suit_of
 from asobiba.games.michikake.data import BONUS_CARDS
 from asobiba.games.michikake.rules import DISCARD
@@ -238,7 +238,8 @@ def assert_structurally_private(
     for event in obs["last"]:
         if "card" in event and event["type"] == "draw":
             assert event["seat"] == viewer, "a drawn card is shown to its drawer only"
-    text = json.dumps(obs)
+    text = json.dumps(obs, allow_nan=False)
+    assert json.loads(text) == obs, "observations are JSON-safe"
     assert "aside" not in text and "seed" not in text
 
 
@@ -275,3 +276,26 @@ def test_hidden_information_holds_over_thousands_of_random_games() -> None:
         seen["steal"] += sum(1 for state in states if state.last and state.last[0].kind == "steal")
     assert seen["win"] + seen["exhausted"] > 3_000, seen
     assert seen["win"] >= 20 and seen["steal"] >= 10, seen
+
+
+@fast
+@given(sessions)
+def test_the_engine_agrees_with_the_pure_helpers(session: tuple[int, int, int]) -> None:
+    """Claims offered = ``winning_cards`` of the five less the barred cards; every win's score is
+    ``hand_points`` and ``payments`` of the same cards."""
+    states, _ = playout(*session)
+    for state in states:
+        if state.window is None:
+            continue
+        for seat in GAME.to_move(state):
+            offered = {"win": True} in GAME.legal_actions(state, seat)
+            waits = winning_cards(state.hands[seat], session[0], state.barred[seat])
+            assert offered == (state.window.card in waits)
+    for result in GAME.observe(states[-1], None)["results"]:
+        if result["end"] != "win":
+            continue
+        win = result["win"]
+        assert win["hand_points"] == hand_points(win["hand"], win["crest"])
+        bonus = win["bonus"]["points"]
+        pay = payments(win["hand_points"] + bonus, win["dealer"], win["self_draw"], session[0])
+        assert {k: win[k] for k in pay} == pay
