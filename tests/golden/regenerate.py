@@ -48,9 +48,9 @@ PLAYTHROUGHS: dict[str, list[Playthrough]] = {
         Playthrough("basic_seeds3", 4, {"variant": "basic", "seeds": 3}),
     ],
     "michikake": [
-        Playthrough("three_seats_short_pile4", 1, {"short_pile": 4}, seats=3),
         Playthrough("four_seats_short_pile4", 2, {"short_pile": 4}, seats=4),
-        Playthrough("three_seats_short_pile8", 5, {"short_pile": 8}, seats=3),
+        Playthrough("three_seats_short_pile8_steal", 58, {"short_pile": 8}, seats=3),
+        Playthrough("three_seats_short_pile8_win", 93, {"short_pile": 8}, seats=3),
     ],
 }
 """Every registered game needs at least one; the golden test fails for a game without."""
