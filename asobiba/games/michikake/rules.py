@@ -16,29 +16,39 @@ from __future__ import annotations
 
 import json
 import math
-import random
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from asobiba.core.bots import Bot, RandomBot
 from asobiba.core.errors import IllegalAction, InvalidOptions
 from asobiba.core.game import DesignedValue
 from asobiba.core.options import OptionSpec, resolve_options
-from asobiba.games.michikake.cards import SUITS, Card, deck, is_card, is_two_sets, sort_cards
+from asobiba.games.michikake.cards import is_card, is_two_sets, sort_cards
 from asobiba.games.michikake.data import (
     BONUS_CARDS,
-    CLAIM_SECONDS,
-    CREST_SHIFT,
     FIRST_DEALER,
-    HAND_SIZE,
     MAX_STEALS,
     START_POINTS,
-    STEAL_COSTS,
     VALUES,
     YAKU,
 )
-from asobiba.games.michikake.scoring import win_breakdown
+from asobiba.games.michikake.flow import close_window, discard, settle_win, start_deal, tick
+from asobiba.games.michikake.state import (
+    ANSWERS,
+    CLAIM,
+    DISCARD,
+    OVER,
+    Event,
+    MichikakeState,
+    barred_cards,
+    can_steal,
+    can_win_on,
+    evolve,
+    steal_cost,
+)
+
+__all__ = ["CLAIM", "DISCARD", "OPTIONS", "OVER", "Michikake", "MichikakeState"]
 
 OPTIONS: list[OptionSpec] = [
     OptionSpec(
@@ -53,139 +63,6 @@ OPTIONS: list[OptionSpec] = [
 ``short_pile`` (engine only, like Mancala's small boards) puts only that many cards in the pile
 after the deal and sets the rest aside unseen, so test and golden games stay short; 0 is the
 real game."""
-
-DISCARD = "discard"
-"""Phase: the seat whose turn it is holds six cards and must discard (or win on its draw)."""
-CLAIM = "claim"
-"""Phase: a claim window is open on the last discard."""
-OVER = "over"
-"""Phase: the session has ended."""
-
-ANSWERS = ("pass", "win", "steal")
-
-
-@dataclass(frozen=True, slots=True)
-class Window:
-    """An open claim window on one discard."""
-
-    discarder: int
-    card: Card
-    closes_at: float
-    answers: tuple[tuple[int, str], ...] = ()
-    """``(seat, "pass" | "win" | "steal")`` sorted by seat; secret until the window closes."""
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One public happening of the last transition; ``secret`` only ``seat`` may see."""
-
-    kind: str
-    """"deal", "draw", "discard", "steal", "win", "exhausted", "end"."""
-    data: str
-    """The public fields, as compact JSON (kept as text so the state stays immutable)."""
-    seat: int | None = None
-    secret: str | None = None
-    """The drawn card, shown only in ``seat``'s own observation."""
-
-
-@dataclass(frozen=True, slots=True)
-class MichikakeState:
-    """The whole truth of a session. Only ``observe`` reads it for the players."""
-
-    players: int
-    options: tuple[tuple[str, Any], ...]
-    seed: int
-    points: tuple[int, ...]
-    deal: int
-    """Index of the current deal (0 first); crests move one seat each deal."""
-    passes: int
-    """How many times the deal has passed to the next seat; the session ends at ``players``."""
-    dealer: int
-    crests: tuple[str, ...]
-    bonus: tuple[str, ...]
-    """Each seat's face-down bonus card (an id from data.toml)."""
-    pile: tuple[Card, ...]
-    """The draw pile; the next card drawn is ``pile[0]``."""
-    aside: tuple[Card, ...]
-    """Cards set aside unseen by the ``short_pile`` test option (empty in the real game)."""
-    hands: tuple[tuple[Card, ...], ...]
-    """Each seat's cards in canonical order, shown ones included (5, or 6 while discarding)."""
-    shown: tuple[tuple[Card, ...], ...]
-    """The cards each seat has shown by stealing and still holds."""
-    discards: tuple[tuple[tuple[Card, int | None], ...], ...]
-    """Each seat's discard row: ``(card, seat that took it or None)``, oldest first."""
-    barred: tuple[frozenset[Card], ...]
-    """The distinct cards in each seat's discard row: what it may never take from a discard."""
-    steals: tuple[int, ...]
-    """Steals each seat made this deal."""
-    turn: int
-    """The seat whose turn it is (the discarder while a window is open)."""
-    phase: str
-    drawn: Card | None
-    """The card the seat to move just drew (None after a steal)."""
-    window: Window | None
-    now: float
-    """The latest time seen (seconds)."""
-    ply: int
-    """Public transitions so far (every action or timed event but a secret claim answer)."""
-    last: tuple[Event, ...]
-    results: tuple[str, ...]
-    """Each finished deal's public summary, as compact JSON."""
-    end: str | None = None
-    """Once over: "round" (the deal went round once per player) or "bust" (someone ≤ 0)."""
-
-
-_FIELDS: tuple[str, ...] = MichikakeState.__slots__
-_set = object.__setattr__
-
-
-def _with(state: MichikakeState, **changes: Any) -> MichikakeState:
-    """``dataclasses.replace`` without its checks: the engine's hot path builds every state
-    through here (the fields are fixed, so nothing is lost)."""
-    new = object.__new__(MichikakeState)
-    for name in _FIELDS:
-        _set(new, name, changes[name] if name in changes else getattr(state, name))
-    return new
-
-
-def _json(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def _remove(cards: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
-    items = list(cards)
-    items.remove(card)
-    return tuple(items)
-
-
-def _set_at(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return (*values[:index], value, *values[index + 1 :])
-
-
-def steal_cost(steals_made: int) -> int | None:
-    """What the next steal costs after ``steals_made`` steals this deal; None if no more."""
-    if steals_made >= MAX_STEALS:
-        return None
-    return STEAL_COSTS[steals_made]
-
-
-def barred_cards(state: MichikakeState, seat: int) -> frozenset[Card]:
-    """Cards ``seat`` may never take from a discard this deal: every card it has discarded."""
-    return state.barred[seat]
-
-
-def can_win_on(state: MichikakeState, seat: int, card: Card) -> bool:
-    return card not in barred_cards(state, seat) and is_two_sets([*state.hands[seat], card])
-
-
-def can_steal(state: MichikakeState, seat: int, card: Card) -> bool:
-    cost = steal_cost(state.steals[seat])
-    return (
-        cost is not None
-        and state.points[seat] > cost
-        and card not in barred_cards(state, seat)
-        and state.hands[seat].count(card) >= 2
-    )
 
 
 class Michikake:
@@ -285,7 +162,7 @@ class Michikake:
             last=(),
             results=(),
         )
-        return _start_deal(blank, [])
+        return start_deal(blank, [])
 
     def to_move(self, state: MichikakeState) -> frozenset[int]:
         if state.phase == DISCARD:
@@ -331,14 +208,16 @@ class Michikake:
             if seat != state.turn:
                 raise IllegalAction(f"seat {seat} may not act now; seat {state.turn} is to move")
             if key == "discard":
-                return _discard(state, seat, action["discard"], now)
+                if action["discard"] not in state.hands[seat]:
+                    raise IllegalAction(f"seat {seat} holds no {action['discard']}")
+                return discard(state, seat, action["discard"], now)
             if key == "win":
                 if state.drawn is None:
                     raise IllegalAction("a stealer must discard; only a drawn card wins here")
                 if not is_two_sets(state.hands[seat]):
                     raise IllegalAction(f"{list(state.hands[seat])} are not two sets")
                 hand = state.hands[seat]
-                return _settle_win(_tick(state, now), seat, hand, None, [])
+                return settle_win(tick(state, now), seat, hand, None, [])
             raise IllegalAction(f'seat {seat} must discard a card ({{"discard": "W7"}}) or win')
         window = state.window
         assert window is not None
@@ -356,9 +235,9 @@ class Michikake:
             raise IllegalAction(f"seat {seat} cannot steal {window.card}: {_why_not(state, seat)}")
         answers = tuple(sorted((*window.answers, (seat, key))))
         if len(answers) == state.players - 1:
-            return _close_window(_tick(_with(state, window=replace(window, answers=answers)), now))
+            return close_window(tick(evolve(state, window=replace(window, answers=answers)), now))
         # An answer is secret: nothing another seat observes changes (not even ``ply``).
-        return _with(state, now=now, window=replace(window, answers=answers))
+        return evolve(state, now=now, window=replace(window, answers=answers))
 
     def deadline(self, state: MichikakeState) -> float | None:
         return state.window.closes_at if state.window is not None else None
@@ -367,7 +246,7 @@ class Michikake:
         now = _time(state, at)
         if state.window is None or now < state.window.closes_at:
             return state
-        return _close_window(_tick(state, now))
+        return close_window(tick(state, now))
 
     def outcome(self, state: MichikakeState) -> dict[str, Any] | None:
         if state.phase != OVER:
@@ -442,10 +321,6 @@ def _time(state: MichikakeState, at: float | None) -> float:
     return max(state.now, float(at))
 
 
-def _tick(state: MichikakeState, now: float) -> MichikakeState:
-    return _with(state, now=now, ply=state.ply + 1)
-
-
 def _action_key(action: Any) -> str:
     if not isinstance(action, dict) or len(action) != 1:
         raise IllegalAction(
@@ -475,182 +350,6 @@ def _why_not(state: MichikakeState, seat: int) -> str:
             return f"it has already stolen {MAX_STEALS} times this game"
         return f"a steal costs {cost} and it has {state.points[seat]} points"
     return "its hand does not allow it"
-
-
-def _start_deal(state: MichikakeState, events: list[Event]) -> MichikakeState:
-    n = state.players
-    rng = random.Random(f"michikake/{state.seed}/{state.deal}")
-    cards = deck(n)
-    rng.shuffle(cards)
-    kinds = sorted(BONUS_CARDS)
-    rng.shuffle(kinds)
-    suits = SUITS[:n]
-    crests = tuple(suits[(seat - state.deal * CREST_SHIFT) % n] for seat in range(n))
-    hands: list[list[Card]] = [[] for _ in range(n)]
-    for i in range(HAND_SIZE * n):
-        hands[(state.dealer + i) % n].append(cards[i])
-    short = dict(state.options)["short_pile"] or len(cards)
-    empty: tuple[tuple[Any, ...], ...] = ((),) * n
-    dealt = _with(
-        state,
-        crests=crests,
-        bonus=tuple(kinds[:n]),
-        pile=tuple(cards[HAND_SIZE * n : HAND_SIZE * n + short]),
-        aside=tuple(cards[HAND_SIZE * n + short :]),
-        hands=tuple(sort_cards(hand) for hand in hands),
-        shown=empty,
-        discards=empty,
-        barred=(frozenset(),) * n,
-        steals=(0,) * n,
-        window=None,
-    )
-    events.append(
-        Event("deal", _json({"deal": state.deal, "dealer": state.dealer, "crests": list(crests)}))
-    )
-    return _draw(dealt, state.dealer, events)
-
-
-def _draw(state: MichikakeState, seat: int, events: list[Event]) -> MichikakeState:
-    """``seat`` draws the next card, or the deal ends if the pile is empty."""
-    if not state.pile:
-        events.append(Event("exhausted", _json({"deal": state.deal})))
-        result = {"deal": state.deal, "dealer": state.dealer, "end": "exhausted"}
-        return _next_deal(state, (state.dealer + 1) % state.players, result, events)
-    card, pile = state.pile[0], state.pile[1:]
-    events.append(Event("draw", _json({"seat": seat, "pile": len(pile)}), seat, card))
-    return _with(
-        state,
-        pile=pile,
-        hands=_set_at(state.hands, seat, sort_cards((*state.hands[seat], card))),
-        turn=seat,
-        phase=DISCARD,
-        drawn=card,
-        window=None,
-        last=tuple(events),
-    )
-
-
-def _discard(state: MichikakeState, seat: int, card: Card, now: float) -> MichikakeState:
-    hand = state.hands[seat]
-    if card not in hand:
-        raise IllegalAction(f"seat {seat} holds no {card}")
-    left = _remove(hand, card)
-    shown = state.shown[seat]
-    if left.count(card) < shown.count(card):
-        shown = _remove(shown, card)
-    row = (*state.discards[seat], (card, None))
-    return _with(
-        _tick(state, now),
-        hands=_set_at(state.hands, seat, left),
-        shown=_set_at(state.shown, seat, shown),
-        discards=_set_at(state.discards, seat, row),
-        barred=_set_at(state.barred, seat, state.barred[seat] | {card}),
-        phase=CLAIM,
-        drawn=None,
-        window=Window(seat, card, now + CLAIM_SECONDS),
-        last=(Event("discard", _json({"seat": seat, "card": card}), seat),),
-    )
-
-
-def _nearest(claimants: list[int], discarder: int, players: int) -> int:
-    return min(claimants, key=lambda seat: (seat - discarder) % players)
-
-
-def _close_window(state: MichikakeState) -> MichikakeState:
-    """Settle the claims on the open window (the state's time and ply already moved on)."""
-    window = state.window
-    assert window is not None
-    n, d, card = state.players, window.discarder, window.card
-    wins = [seat for seat, answer in window.answers if answer == "win"]
-    steals = [seat for seat, answer in window.answers if answer == "steal"]
-    row = state.discards[d]
-    events: list[Event] = []
-    if wins:
-        winner = _nearest(wins, d, n)
-        six = sort_cards((*state.hands[winner], card))
-        state = _with(
-            state,
-            discards=_set_at(state.discards, d, (*row[:-1], (card, winner))),
-            hands=_set_at(state.hands, winner, six),
-            window=None,
-        )
-        return _settle_win(state, winner, six, d, events)
-    if steals:
-        seat = _nearest(steals, d, n)
-        cost = steal_cost(state.steals[seat])
-        assert cost is not None
-        events.append(
-            Event("steal", _json({"seat": seat, "card": card, "from": d, "cost": cost}), seat)
-        )
-        return _with(
-            state,
-            points=_set_at(state.points, seat, state.points[seat] - cost),
-            steals=_set_at(state.steals, seat, state.steals[seat] + 1),
-            hands=_set_at(state.hands, seat, sort_cards((*state.hands[seat], card))),
-            shown=_set_at(state.shown, seat, sort_cards((*state.shown[seat], card, card, card))),
-            discards=_set_at(state.discards, d, (*row[:-1], (card, seat))),
-            turn=seat,
-            phase=DISCARD,
-            drawn=None,
-            window=None,
-            last=tuple(events),
-        )
-    return _draw(_with(state, window=None), (d + 1) % n, events)
-
-
-def _settle_win(
-    state: MichikakeState,
-    winner: int,
-    six: tuple[Card, ...],
-    discarder: int | None,
-    events: list[Event],
-) -> MichikakeState:
-    n = state.players
-    self_draw = discarder is None
-    breakdown = win_breakdown(
-        six, state.crests[winner], state.bonus[winner], winner == state.dealer, self_draw, n
-    )
-    payers = [s for s in range(n) if s != winner] if self_draw else [discarder]
-    points = list(state.points)
-    paid = [0] * n
-    for payer in payers:
-        assert payer is not None
-        points[payer] -= breakdown["each"]
-        paid[payer] = breakdown["each"]
-    points[winner] += breakdown["gain"]
-    win = {
-        "seat": winner,
-        "from": discarder,
-        "hand": list(sort_cards(six)),
-        "crest": state.crests[winner],
-        "paid": paid,
-        **breakdown,
-    }
-    events.append(Event("win", _json(win), winner))
-    result = {"deal": state.deal, "dealer": state.dealer, "end": "win", "win": win}
-    state = _with(state, points=tuple(points), window=None)
-    next_dealer = state.dealer if winner == state.dealer else (state.dealer + 1) % n
-    return _next_deal(state, next_dealer, result, events)
-
-
-def _next_deal(
-    state: MichikakeState, dealer: int, result: dict[str, Any], events: list[Event]
-) -> MichikakeState:
-    """Record the finished deal; end the session or deal the next one."""
-    passes = state.passes + (dealer != state.dealer)
-    state = _with(
-        state,
-        passes=passes,
-        dealer=dealer,
-        results=(*state.results, _json(result)),
-        window=None,
-        drawn=None,
-    )
-    end = "bust" if min(state.points) <= 0 else "round" if passes >= state.players else None
-    if end is not None:
-        events.append(Event("end", _json({"end": end, "points": list(state.points)})))
-        return _with(state, phase=OVER, end=end, last=tuple(events))
-    return _start_deal(_with(state, deal=state.deal + 1), events)
 
 
 def _event_view(event: Event, seat: int | None) -> dict[str, Any]:
