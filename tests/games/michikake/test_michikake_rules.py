@@ -285,6 +285,21 @@ def test_shown_cards_are_not_fixed_and_stay_shown_while_held() -> None:
     assert GAME.observe(broken, 0)["shown"][2] == ["W7", "W7"]
 
 
+def test_designed_only_the_card_just_discarded_can_be_claimed() -> None:
+    hands = list(FOUR)
+    hands[2] = "W7 W7 H1 H2 H4"  # could steal a W7, but the W7 lies in an older row
+    older = act(table(hands, discards=["W7", "", "", ""]), (0, {"discard": "C1"}))
+    assert GAME.legal_actions(older, 2) == [PASS]
+
+
+def test_designed_the_last_discard_of_an_empty_pile_can_still_be_won_on() -> None:
+    hands = list(FOUR)
+    hands[2] = "W5 W6 H1 H1 H1"
+    after = act(table(hands, pile=""), (0, {"discard": "W7"}), (1, PASS), (2, WIN), (3, PASS))
+    assert kinds(after)[0] == "win"
+    assert GAME.observe(after, None)["results"][0]["end"] == "win"
+
+
 # --- cards you once discarded --------------------------------------------------------------------
 
 
