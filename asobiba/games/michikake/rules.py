@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -260,6 +261,13 @@ class Michikake:
             "end": state.end,
             "deals": len(state.results),
         }
+
+    def sample_state(self, observation: dict[str, Any], rng: random.Random) -> MichikakeState:
+        """A state consistent with one seat's observation, hidden cards drawn at random (for
+        bots that search); see ``games/michikake/sample.py``."""
+        from asobiba.games.michikake.sample import sample_state
+
+        return sample_state(observation, rng)
 
     # --- what a seat may know ------------------------------------------------------------------
 

@@ -299,3 +299,24 @@ def test_the_engine_agrees_with_the_pure_helpers(session: tuple[int, int, int]) 
         bonus = win["bonus"]["points"]
         pay = payments(win["hand_points"] + bonus, win["dealer"], win["self_draw"], session[0])
         assert {k: win[k] for k in pay} == pay
+
+
+@fast
+@given(sessions)
+def test_a_sampled_state_gives_back_the_observation_it_was_sampled_from(
+    session: tuple[int, int, int],
+) -> None:
+    """``sample_state`` (for searching bots) fills in the hidden cards consistently: the sample
+    conserves the cards and looks exactly the same from the seat that observed it."""
+    states, _ = playout(*session)
+    rng = random.Random(session[2])
+    whole = Counter(deck(session[0]))
+    for state in states[:: max(1, len(states) // 40)]:
+        if GAME.outcome(state) is not None:
+            continue
+        for seat in range(session[0]):
+            obs = GAME.observe(state, seat)
+            sampled = GAME.sample_state(obs, rng)  # type: ignore[attr-defined]
+            assert GAME.observe(sampled, seat) == obs
+            assert cards_in_play(sampled) == whole
+            assert GAME.legal_actions(sampled, seat) == GAME.legal_actions(state, seat)
