@@ -11,6 +11,7 @@ from typing import Any
 
 from asobiba.core.game import Game
 from asobiba.games.mancala import Mancala
+from asobiba.games.michikake import Michikake
 from asobiba.games.mokochaka import Mokochaka
 from asobiba.games.momojan import Momojan
 
@@ -18,6 +19,7 @@ _ENGINES: dict[str, Game[Any]] = {
     "mancala": Mancala(),
     "mokochaka": Mokochaka(),
     "momojan": Momojan(),
+    "michikake": Michikake(),
 }
 
 _OFFERED: list[str] = ["mancala"]

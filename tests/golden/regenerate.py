@@ -58,6 +58,11 @@ PLAYTHROUGHS: dict[str, list[Playthrough]] = {
         Playthrough("one_deal_each", 2, {"dealerships": 1}, seats=2),
         Playthrough("full_match", 5, seats=2),
     ],
+    "michikake": [
+        Playthrough("four_seats_short_pile4", 2, {"short_pile": 4}, seats=4),
+        Playthrough("three_seats_short_pile8_steal", 58, {"short_pile": 8}, seats=3),
+        Playthrough("three_seats_short_pile8_win", 93, {"short_pile": 8}, seats=3),
+    ],
 }
 """Every registered game needs at least one; the golden test fails for a game without."""
 

@@ -1,0 +1,376 @@
+"""MICHIKAKE behind the game protocol: one state holds the whole session (every deal).
+
+A deal: each seat holds five cards and a face-down bonus card; the dealer draws first. On its
+turn a seat draws from the pile (the engine does it for them), then wins on its own draw if the
+six cards are two sets, or discards one. After every discard a claim window opens for every
+other seat (``data.toml`` ``claim_seconds``): each answers ``{"pass": true}``, ``{"win": true}``
+or ``{"steal": true}``; the answers stay secret and are settled together by the rules when the
+window closes (a win beats a steal; among wins the nearest clockwise from the discarder), at its
+deadline or as soon as everyone has answered. Then the next seat draws, or the stealer shows
+its three cards and discards, and play goes on from the stealer's left.
+
+Time enters only as ``at`` (seconds); ``at=None`` means "no later than the last time seen".
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from asobiba.core.bots import Bot, RandomBot
+from asobiba.core.errors import IllegalAction, InvalidOptions
+from asobiba.core.game import DesignedValue, RecordField
+from asobiba.core.options import OptionSpec, resolve_options
+from asobiba.games.michikake.cards import is_card, is_two_sets, sort_cards
+from asobiba.games.michikake.data import (
+    BONUS_CARDS,
+    FIRST_DEALER,
+    MAX_STEALS,
+    START_POINTS,
+    VALUES,
+    YAKU,
+)
+from asobiba.games.michikake.flow import close_window, discard, settle_win, start_deal, tick
+from asobiba.games.michikake.state import (
+    ANSWERS,
+    CLAIM,
+    DISCARD,
+    OVER,
+    Event,
+    MichikakeState,
+    barred_cards,
+    can_steal,
+    can_win_on,
+    evolve,
+    steal_cost,
+)
+
+__all__ = ["CLAIM", "DISCARD", "OPTIONS", "OVER", "Michikake", "MichikakeState"]
+
+OPTIONS: list[OptionSpec] = [
+    OptionSpec(
+        "short_pile",
+        (0, 4, 8, 16),
+        0,
+        {"ja": "山札を短く（試験用）", "en": "Short pile (test games)"},
+        ui=False,
+    ),
+]
+"""MICHIKAKE has no option rules for players; every number it plays by is in data.toml.
+``short_pile`` (engine only, like Mancala's small boards) puts only that many cards in the pile
+after the deal and sets the rest aside unseen, so test and golden games stay short; 0 is the
+real game."""
+
+
+class Michikake:
+    """The MICHIKAKE game module (docs/ARCHITECTURE.md, "MICHIKAKE specifics")."""
+
+    name = "michikake"
+    min_seats = 3
+    max_seats = 4
+
+    def __init__(self) -> None:
+        # Bots are a later task: "random" is the one honest level for now (RandomBot).
+        self.levels: list[str] = ["random"]
+
+    # --- metadata ------------------------------------------------------------------------------
+
+    def options_spec(self) -> list[OptionSpec]:
+        return OPTIONS
+
+    def resolve_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        return resolve_options(OPTIONS, options)
+
+    def level_names(self) -> dict[str, dict[str, str]]:
+        return {"random": {"ja": "ランダム", "en": "Random"}}
+
+    def make_bot(self, level: str, seed: int) -> Bot:
+        if level != "random":
+            raise ValueError(f"unknown michikake level {level!r}; known: {self.levels}")
+        return RandomBot(seed)
+
+    def designed_values(self) -> list[DesignedValue]:
+        rows = [
+            DesignedValue(
+                name={"ja": v.name_ja, "en": v.name_en},
+                value={"ja": v.text_ja, "en": v.text_en},
+                source=v.source,
+                reason={"ja": v.reason_ja, "en": v.reason_en},
+            )
+            for v in VALUES.values()
+        ]
+        rows += [
+            DesignedValue(
+                name={"ja": f"役：{y.name_ja}", "en": f"Hand: {y.name_en}"},
+                value={
+                    "ja": f"{y.text_ja}：{y.points}点",
+                    "en": f"{y.text_en}: {y.points} points",
+                },
+                source=y.source,
+                reason={"ja": y.reason_ja, "en": y.reason_en},
+            )
+            for y in YAKU.values()
+        ]
+        rows += [
+            DesignedValue(
+                name={"ja": f"加点カード：{b.name_ja}", "en": f"Bonus card: {b.name_en}"},
+                value={"ja": b.text_ja, "en": b.text_en},
+                source="designed",
+                reason={"ja": b.reason_ja, "en": b.reason_en},
+            )
+            for b in BONUS_CARDS.values()
+        ]
+        return rows
+
+    # --- the session ---------------------------------------------------------------------------
+
+    def new_state(
+        self, options: Mapping[str, Any], seats: int = 4, seed: int = 0
+    ) -> MichikakeState:
+        if type(seats) is not int or seats not in (3, 4):
+            raise InvalidOptions(f"michikake is played by 3 or 4 seats, not {seats!r}")
+        if type(seed) is not int:
+            raise InvalidOptions(f"seed must be an int, got {seed!r}")
+        resolved = self.resolve_options(options)
+        empty: tuple[tuple[Any, ...], ...] = ((),) * seats
+        blank = MichikakeState(
+            players=seats,
+            options=tuple(sorted(resolved.items())),
+            seed=seed,
+            points=(START_POINTS,) * seats,
+            deal=0,
+            passes=0,
+            dealer=FIRST_DEALER,
+            crests=(),
+            bonus=(),
+            pile=(),
+            aside=(),
+            hands=empty,
+            shown=empty,
+            discards=empty,
+            barred=(frozenset(),) * seats,
+            steals=(0,) * seats,
+            turn=FIRST_DEALER,
+            phase=DISCARD,
+            drawn=None,
+            window=None,
+            now=0.0,
+            ply=0,
+            last=(),
+            results=(),
+        )
+        return start_deal(blank, [])
+
+    def to_move(self, state: MichikakeState) -> frozenset[int]:
+        if state.phase == DISCARD:
+            return frozenset((state.turn,))
+        if state.phase == CLAIM:
+            assert state.window is not None
+            answered = {seat for seat, _ in state.window.answers}
+            return frozenset(
+                seat
+                for seat in range(state.players)
+                if seat != state.window.discarder and seat not in answered
+            )
+        return frozenset()
+
+    def legal_actions(self, state: MichikakeState, seat: int) -> list[dict[str, Any]]:
+        if type(seat) is not int or seat not in self.to_move(state):
+            return []
+        if state.phase == DISCARD:
+            hand = state.hands[seat]
+            actions: list[dict[str, Any]] = [{"discard": card} for card in sort_cards(set(hand))]
+            if state.drawn is not None and is_two_sets(hand):
+                actions.append({"win": True})
+            return actions
+        assert state.window is not None
+        card = state.window.card
+        actions = [{"pass": True}]
+        if can_win_on(state, seat, card):
+            actions.append({"win": True})
+        if can_steal(state, seat, card):
+            actions.append({"steal": True})
+        return actions
+
+    def apply(
+        self, state: MichikakeState, seat: int, action: Any, at: float | None = None
+    ) -> MichikakeState:
+        now = _time(state, at)
+        if state.phase == OVER:
+            raise IllegalAction("the session is over")
+        if type(seat) is not int or not 0 <= seat < state.players:
+            raise IllegalAction(f"seat must be an int 0..{state.players - 1}, got {seat!r}")
+        key = _action_key(action)
+        if state.phase == DISCARD:
+            if seat != state.turn:
+                raise IllegalAction(f"seat {seat} may not act now; seat {state.turn} is to move")
+            if key == "discard":
+                if action["discard"] not in state.hands[seat]:
+                    raise IllegalAction(f"seat {seat} holds no {action['discard']}")
+                return discard(state, seat, action["discard"], now)
+            if key == "win":
+                if state.drawn is None:
+                    raise IllegalAction("a stealer must discard; only a drawn card wins here")
+                if not is_two_sets(state.hands[seat]):
+                    raise IllegalAction(f"{list(state.hands[seat])} are not two sets")
+                hand = state.hands[seat]
+                return settle_win(tick(state, now), seat, hand, None, [])
+            raise IllegalAction(f'seat {seat} must discard a card ({{"discard": "W7"}}) or win')
+        window = state.window
+        assert window is not None
+        if now >= window.closes_at:
+            raise IllegalAction(f"the claim window closed at {window.closes_at:g}")
+        if seat == window.discarder:
+            raise IllegalAction(f"seat {seat} discarded {window.card} and may not claim it")
+        if any(s == seat for s, _ in window.answers):
+            raise IllegalAction(f"seat {seat} has already answered this discard")
+        if key not in ANSWERS:
+            raise IllegalAction(f'a claim window takes {{"pass"|"win"|"steal": true}}, not {key!r}')
+        if key == "win" and not can_win_on(state, seat, window.card):
+            raise IllegalAction(f"seat {seat} cannot win on {window.card}: {_why_not(state, seat)}")
+        if key == "steal" and not can_steal(state, seat, window.card):
+            raise IllegalAction(f"seat {seat} cannot steal {window.card}: {_why_not(state, seat)}")
+        answers = tuple(sorted((*window.answers, (seat, key))))
+        if len(answers) == state.players - 1:
+            return close_window(tick(evolve(state, window=replace(window, answers=answers)), now))
+        # An answer is secret: nothing another seat observes changes (not even ``ply``).
+        return evolve(state, now=now, window=replace(window, answers=answers))
+
+    def deadline(self, state: MichikakeState) -> float | None:
+        return state.window.closes_at if state.window is not None else None
+
+    def advance(self, state: MichikakeState, at: float) -> MichikakeState:
+        now = _time(state, at)
+        if state.window is None or now < state.window.closes_at:
+            return state
+        return close_window(tick(state, now))
+
+    def record_fields(self) -> list[RecordField]:
+        return [
+            RecordField("points", {"ja": "終了時の点数", "en": "Points at the end"}, "mean"),
+            RecordField("rank", {"ja": "平均順位", "en": "Average place"}, "mean", 1),
+        ]
+
+    def record(self, outcome: dict[str, Any], seat: int) -> dict[str, float | None]:
+        return {"points": outcome["scores"][seat], "rank": outcome["ranks"][seat]}
+
+    def outcome(self, state: MichikakeState) -> dict[str, Any] | None:
+        if state.phase != OVER:
+            return None
+        scores = list(state.points)
+        ranks = [1 + sum(other > mine for other in scores) for mine in scores]
+        return {
+            "scores": scores,
+            "winners": [seat for seat, rank in enumerate(ranks) if rank == 1],
+            "ranks": ranks,
+            "end": state.end,
+            "deals": len(state.results),
+        }
+
+    def sample_state(self, observation: dict[str, Any], rng: random.Random) -> MichikakeState:
+        """A state consistent with one seat's observation, hidden cards drawn at random (for
+        bots that search); see ``games/michikake/sample.py``."""
+        from asobiba.games.michikake.sample import sample_state
+
+        return sample_state(observation, rng)
+
+    # --- what a seat may know ------------------------------------------------------------------
+
+    def observe(self, state: MichikakeState, seat: int | None = None) -> dict[str, Any]:
+        if seat is not None and (type(seat) is not int or not 0 <= seat < state.players):
+            raise IllegalAction(
+                f"seat must be 0..{state.players - 1} or None (a spectator), got {seat!r}"
+            )
+        window = state.window
+        own = seat is not None and state.phase != OVER
+        mine = None
+        if window is not None and seat is not None:
+            mine = next((answer for s, answer in window.answers if s == seat), None)
+        return {
+            "game": self.name,
+            "options": dict(state.options),
+            "players": state.players,
+            "seat": seat,
+            "points": list(state.points),
+            "deal": state.deal,
+            "passes": state.passes,
+            "dealer": state.dealer,
+            "crests": list(state.crests),
+            "pile": len(state.pile),
+            "hand": list(state.hands[seat]) if own and seat is not None else None,
+            "drawn": state.drawn if own and seat == state.turn else None,
+            "bonus": state.bonus[seat] if own and seat is not None else None,
+            "hand_sizes": [len(hand) for hand in state.hands],
+            "shown": [list(cards) for cards in state.shown],
+            "discards": [
+                [{"card": card, "taken_by": taker} for card, taker in row] for row in state.discards
+            ],
+            "steals": list(state.steals),
+            "phase": state.phase,
+            "turn": state.turn if state.phase != OVER else None,
+            "window": None
+            if window is None
+            else {
+                "discarder": window.discarder,
+                "card": window.card,
+                "closes_at": window.closes_at,
+                "answer": mine,
+            },
+            "last": [_event_view(event, seat) for event in state.last],
+            "results": [json.loads(result) for result in state.results],
+            "ply": state.ply,
+            "outcome": self.outcome(state),
+        }
+
+
+# --- transitions (each returns a new state; none mutates) ------------------------------------
+
+
+def _time(state: MichikakeState, at: float | None) -> float:
+    if at is None:
+        return state.now
+    if type(at) not in (int, float) or not math.isfinite(at):
+        raise IllegalAction(f"at must be a finite number of seconds, got {at!r}")
+    return max(state.now, float(at))
+
+
+def _action_key(action: Any) -> str:
+    if not isinstance(action, dict) or len(action) != 1:
+        raise IllegalAction(
+            'an action is one of {"discard": card}, {"win": true}, {"steal": true}, '
+            f'{{"pass": true}}; got {action!r}'
+        )
+    ((key, value),) = action.items()
+    if key == "discard":
+        if not is_card(value):
+            raise IllegalAction(f"discard takes a card like 'W7', 'star' or 'ring', not {value!r}")
+        return key
+    if key in ANSWERS:
+        if value is not True:
+            raise IllegalAction(f"{key!r} takes the value true, not {value!r}")
+        return key
+    raise IllegalAction(f"unknown action {key!r}; known: discard, win, steal, pass")
+
+
+def _why_not(state: MichikakeState, seat: int) -> str:
+    assert state.window is not None
+    card = state.window.card
+    if card in barred_cards(state, seat):
+        return f"it has discarded {card} this game"
+    cost = steal_cost(state.steals[seat])
+    if state.hands[seat].count(card) >= 2:
+        if cost is None:
+            return f"it has already stolen {MAX_STEALS} times this game"
+        return f"a steal costs {cost} and it has {state.points[seat]} points"
+    return "its hand does not allow it"
+
+
+def _event_view(event: Event, seat: int | None) -> dict[str, Any]:
+    view: dict[str, Any] = {"type": event.kind, **json.loads(event.data)}
+    if event.secret is not None and seat is not None and seat == event.seat:
+        view["card"] = event.secret
+    return view

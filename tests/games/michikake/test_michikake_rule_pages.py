@@ -1,0 +1,100 @@
+"""The MICHIKAKE rule pages (rules.ja.md, rules.en.md): present, parallel, complete, not copied."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from asobiba.games import get_game
+from asobiba.games.michikake.data import BONUS_CARDS, VALUES, YAKU
+
+PAGES = Path(__file__).resolve().parents[3] / "asobiba" / "games" / "michikake"
+LANGS = ("ja", "en")
+# The rulebooks live in shared/ beside the repository (as on the developers' machines and in CI).
+SEEDS = os.environ.get("ASOBIBA_RULEBOOKS") or str(PAGES.parents[2].parent / "shared" / "seeds")
+RULEBOOK = Path(SEEDS) / "004_0308559b5a8cdcf5.txt"
+
+
+def _page(lang: str) -> str:
+    return (PAGES / f"rules.{lang}.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_page_exists_and_is_not_empty(lang: str) -> None:
+    assert _page(lang).strip(), f"rules.{lang}.md is empty"
+
+
+def test_pages_have_the_same_sections() -> None:
+    counts = {lang: len(re.findall(r"^## ", _page(lang), flags=re.M)) for lang in LANGS}
+    assert counts["ja"] == counts["en"] > 0, counts
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_page_names_every_hand_with_its_points(lang: str) -> None:
+    rows = [line for line in _page(lang).splitlines() if line.startswith("|")]
+    for yaku in YAKU.values():
+        name = yaku.name_ja if lang == "ja" else yaku.name_en
+        row = [r for r in rows if r.startswith(f"| {name} |")]
+        assert row, f"rules.{lang}.md has no table row for {name}"
+        assert re.search(rf"\| \+?{yaku.points} \|", row[0]), f"{name}: {yaku.points} missing"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_page_lists_all_eleven_bonus_cards_with_their_points(lang: str) -> None:
+    rows = [line for line in _page(lang).splitlines() if line.startswith("|")]
+    for card in BONUS_CARDS.values():
+        name = card.name_ja if lang == "ja" else card.name_en
+        row = [r for r in rows if r.startswith(f"| {name} |")]
+        assert row, f"rules.{lang}.md has no table row for bonus card {name}"
+        assert f"| +{card.each} | {6 * card.each} |" in row[-1], row[-1]  # the bonus table is last
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_page_works_both_rulebook_examples_and_says_what_is_designed(lang: str) -> None:
+    page = _page(lang)
+    for number in ("260", "87", "261", "110", "165"):
+        assert number in page
+    assert "designed" in page and "rulebook" in page
+
+
+def test_designed_values_cover_every_data_entry_in_both_languages() -> None:
+    rows = get_game("michikake").designed_values()
+    assert len(rows) >= 11 + len(YAKU)
+    assert {row.source for row in rows} == {"rulebook", "designed"}
+    for row in rows:
+        for field in (row.name, row.value, row.reason):
+            assert set(field) == {"ja", "en"} and all(field.values())
+
+
+def test_every_number_in_data_is_said_in_its_words_in_both_languages() -> None:
+    for value in VALUES.values():
+        numbers = value.value if isinstance(value.value, list) else [value.value]
+        for number in numbers:
+            if isinstance(number, bool) or not isinstance(number, int | float):
+                continue
+            text = f"{number:g}" if isinstance(number, float) else str(number)
+            assert text in value.text_ja and text in value.text_en, (value.key, text)
+
+
+@pytest.mark.skipif(not RULEBOOK.exists(), reason=f"rulebook not found at {RULEBOOK}")
+@pytest.mark.parametrize("lang", LANGS)
+def test_page_does_not_copy_the_rulebook(lang: str) -> None:
+    rulebook = RULEBOOK.read_text(encoding="utf-8")
+    copied = [
+        line.strip()
+        for line in _page(lang).splitlines()
+        if len(line.strip()) >= 20 and line.strip() in rulebook
+    ]
+    assert not copied, f"rules.{lang}.md repeats the rulebook verbatim: {copied}"
+
+
+@pytest.mark.skipif(not RULEBOOK.exists(), reason=f"rulebook not found at {RULEBOOK}")
+def test_japanese_page_shares_no_long_phrase_with_the_rulebook() -> None:
+    """Stricter than whole lines: no 16-character run of the page appears in the rulebook."""
+    rulebook = RULEBOOK.read_text(encoding="utf-8")
+    page = re.sub(r"\s+", "", _page("ja"))
+    shared = {page[i : i + 16] for i in range(len(page) - 15) if page[i : i + 16] in rulebook}
+    assert not shared, sorted(shared)[:5]
