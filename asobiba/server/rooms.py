@@ -52,7 +52,8 @@ class Room:
         self.store = store
         self._choose = choose
         self.lock = asyncio.Lock()
-        self.connections: set[Connection] = set()
+        self.connections: dict[Connection, tuple[int, dict[str, Any]]] = {}
+        """Each watcher's view as last sent, and how many changes of it it has been sent."""
         self.state = replay(game, stored)
         self.seq = len(stored.events)
         self._tasks: set[asyncio.Task[None]] = set()
@@ -83,25 +84,32 @@ class Room:
     def join(self, connection: Connection) -> None:
         """Watch the room: its sync, then every event. Synchronous on purpose: no event can fall
         between the two, and the hub cannot drop the room between ``Hub.get`` and this call."""
-        connection.send(self.sync_message(connection.seat))
-        self.connections.add(connection)
+        self.connections[connection] = (0, {})
+        connection.send(self.sync_message(connection))
+
+    def leave(self, connection: Connection) -> None:
+        self.connections.pop(connection, None)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know now: its observation and its legal actions."""
         legal = self.game.legal_actions(self.state, seat) if seat is not None else []
         return {"obs": self.game.observe(self.state, seat), "legal": legal}
 
-    def sync_message(self, seat: int | None) -> dict[str, Any]:
+    def sync_message(self, connection: Connection) -> dict[str, Any]:
+        """The watcher's whole view now; ``seq`` is how many changes of it it has been sent."""
         players = [
             {"kind": "bot", "level": spec["bot"]} if "bot" in spec else {"kind": "human"}
             for spec in self.seats
         ]
+        version, _ = self.connections.get(connection, (0, {}))
+        view = self.view(connection.seat)
+        self.connections[connection] = (version, view)
         return {
             "type": "sync",
-            "seq": self.seq,
-            "seat": seat,
+            "seq": version,
+            "seat": connection.seat,
             "players": players,
-            **self.view(seat),
+            **view,
         }
 
     def finish(self, outcome: dict[str, Any]) -> Finish:
@@ -141,10 +149,14 @@ class Room:
         )
         self.state = new
         self.seq += 1
-        for connection in list(self.connections):
+        for connection, (version, seen) in list(self.connections.items()):
             # Default-deny: nothing but the receiving seat's own view, not even who acted or
-            # how (a hidden-hand game's observation says what that seat may know of it).
-            connection.send({"type": "event", "seq": self.seq, **self.view(connection.seat)})
+            # how; and nothing at all when that view did not change (a secret pass in a claim
+            # window must not show that someone answered).
+            view = self.view(connection.seat)
+            if view != seen:
+                self.connections[connection] = (version + 1, view)
+                connection.send({"type": "event", "seq": version + 1, **view})
         self.schedule()
 
     # --- bots and timers -----------------------------------------------------------------------

@@ -165,7 +165,7 @@ class SocketConnection:
                 self.latency.pong(message.id)
             elif not self.sync_queued:
                 async with room.lock:
-                    self.send(room.sync_message(self.seat))
+                    self.send(room.sync_message(self))
         except RoomError as error:
             self.send(error_message(error.code, error.message))
         except GameError as error:
@@ -203,5 +203,5 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
     except WebSocketDisconnect:
         pass
     finally:
-        room.connections.discard(connection)
+        room.leave(connection)
         await hub.release(room)

@@ -156,7 +156,7 @@ def test_an_abandoned_room_leaves_memory_and_comes_back_from_its_log(tmp_path: P
         assert watcher.sent[0]["type"] == "sync"
         await room.act(0, {"pit": 0})
         await asyncio.wait_for(bot.asked.wait(), 5)
-        room.connections.discard(watcher)
+        room.leave(watcher)
         await hub.release(room)
         assert room.id in hub, "kept while its bot thinks"
 
@@ -174,6 +174,36 @@ def test_an_abandoned_room_leaves_memory_and_comes_back_from_its_log(tmp_path: P
         assert (revived.state, revived.seq) == (room.state, room.seq)
         await revived.act(0, revived.game.legal_actions(revived.state, 0)[0])
         assert revived.seq == 3
+        await hub.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_secret_pass_sends_nothing_to_the_other_seats(tmp_path: Path) -> None:
+    """A MICHIKAKE claim window: one seat's pass changes only that seat's view, so only it is
+    sent an event; the others cannot even tell that someone answered."""
+
+    async def scenario() -> None:
+        hub = Hub(make_store(tmp_path), HeldBot().choose)
+        seats: list[dict[str, Any]] = [{"player": f"p{seat}"} for seat in range(3)]
+        room = await hub.create("michikake", {}, seats, seed=4)
+        watchers = [Watcher(seat) for seat in range(3)]
+        for watcher in watchers:
+            room.join(watcher)
+        [mover] = room.game.to_move(room.state)
+        discard = next(a for a in room.game.legal_actions(room.state, mover) if "discard" in a)
+        await room.act(mover, discard)
+        assert [len(w.sent) for w in watchers] == [2, 2, 2], "everyone sees the discard"
+        first, second = sorted(room.game.to_move(room.state))
+        await room.act(first, {"pass": True})
+        sent = {seat: len(watchers[seat].sent) for seat in range(3)}
+        assert sent[first] == 3, "the seat that passed sees its own answer"
+        assert sent[second] == 2 and sent[mover] == 2, "nobody else is told anything"
+        await room.act(second, {"pass": True})  # the last answer closes the window
+        assert all(len(watchers[seat].sent) == sent[seat] + 1 for seat in range(3))
+        assert [w.sent[-1]["seq"] for w in watchers] == [sent[seat] for seat in range(3)], (
+            "each watcher's seq counts only what it was sent"
+        )
         await hub.close()
 
     asyncio.run(scenario())
