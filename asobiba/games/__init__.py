@@ -15,7 +15,7 @@ from asobiba.games.mokochaka import Mokochaka
 
 _ENGINES: dict[str, Game[Any]] = {"mancala": Mancala(), "mokochaka": Mokochaka()}
 
-_OFFERED: list[str] = ["mancala"]
+_OFFERED: list[str] = ["mancala", "mokochaka"]
 """Games the site offers, in the order it lists them."""
 
 COMING: list[str] = [name for name in ["mokochaka", "momojan", "michikake"] if name not in _OFFERED]
