@@ -559,39 +559,47 @@ function renderPad(act) {
   const next = calling ? nextAnimals() : new Set();
   const word = typed.join("");
   pad.dataset.active = calling || grabs.size ? "true" : "false";
-  document.getElementById("animals").replaceChildren(
-    ...ANIMALS.map((animal) =>
-      h(
-        "button",
-        {
-          class: `btn mk-key mk-key--animal mk-key--${animal}`,
-          type: "button",
-          "data-animal": animal,
-          disabled: !next.has(animal),
-          onclick: () => addAnimal(animal),
-        },
-        h("span", { class: "mk-key-art", "aria-hidden": "true" }, cardFace(`${animal}1`, { label: "" })),
-        h("span", { class: "mk-key-name" }, wordText(animal)),
-        h("kbd", {}, KEY_OF[animal]),
+  // Built once and only enabled or disabled afterwards: a button replaced under a finger would
+  // lose its tap.
+  const animals = document.getElementById("animals");
+  if (!animals.children.length) {
+    animals.append(
+      ...ANIMALS.map((animal) =>
+        h(
+          "button",
+          {
+            class: `btn mk-key mk-key--animal mk-key--${animal}`,
+            type: "button",
+            "data-animal": animal,
+            onclick: () => addAnimal(animal),
+          },
+          h("span", { class: "mk-key-art", "aria-hidden": "true" }, cardFace(`${animal}1`, { label: "" })),
+          h("span", { class: "mk-key-name" }, wordText(animal)),
+          h("kbd", {}, KEY_OF[animal]),
+        ),
       ),
-    ),
-  );
-  document.getElementById("specials").replaceChildren(
-    ...SPECIALS.map((special) =>
-      h(
-        "button",
-        {
-          class: "btn btn--accent mk-key mk-key--special",
-          type: "button",
-          "data-grab": special,
-          disabled: !grabs.has(special),
-          onclick: () => grab(special),
-        },
-        h("span", { class: "mk-key-name" }, wordText(special)),
-        h("kbd", {}, KEY_OF[special]),
+    );
+  }
+  const specials = document.getElementById("specials");
+  if (!specials.children.length) {
+    specials.append(
+      ...SPECIALS.map((special) =>
+        h(
+          "button",
+          {
+            class: "btn btn--accent mk-key mk-key--special",
+            type: "button",
+            "data-grab": special,
+            onclick: () => grab(special),
+          },
+          h("span", { class: "mk-key-name" }, wordText(special)),
+          h("kbd", {}, KEY_OF[special]),
+        ),
       ),
-    ),
-  );
+    );
+  }
+  for (const button of animals.children) button.disabled = !next.has(button.dataset.animal);
+  for (const button of specials.children) button.disabled = !grabs.has(button.dataset.grab);
   document.getElementById("backspace").disabled = !calling || typed.length === 0;
   document.getElementById("send").disabled = !calling || !legalWords("call").includes(word);
   assembledBox.dataset.empty = typed.length ? "false" : "true";
