@@ -172,6 +172,12 @@ def _levels_json(game: str) -> list[dict[str, Any]]:
     return [{"id": level, "name": names} for level, names in get_game(game).level_names().items()]
 
 
+def _seats_json(game: str) -> dict[str, int]:
+    """How many players the game takes: ``{"min", "max"}`` (the settings' player count)."""
+    engine = get_game(game)
+    return {"min": engine.min_seats, "max": engine.max_seats}
+
+
 @page("/")
 def home(request: Request) -> Response:
     return _render(request, "home.html", "home")
@@ -197,6 +203,7 @@ def play(request: Request, game: str) -> Response:
         game=game,
         options=_options_json(game),
         levels=_levels_json(game),
+        seats=_seats_json(game),
     )
 
 
@@ -271,6 +278,7 @@ def room(request: Request, game: str, room_id: str) -> Response:
         game=game,
         options=_options_json(game),
         levels=_levels_json(game),
+        seats=_seats_json(game),
         room={
             "room_id": brief.id,
             "seat": seat,

@@ -219,8 +219,14 @@ class Room:
     async def _fire_timer(self) -> None:
         async with self.lock:
             due = self.game.deadline(self.state)
-            if due is not None and due <= time.time():
+            if due is None:
+                return
+            if due <= time.time():
                 await self._commit(None, None)
+            else:
+                # Early: the loop's clock (monotonic) ran ahead of the wall clock the deadline
+                # is in. Arm it again, or the room would wait for ever.
+                self.schedule()
 
     async def close(self) -> None:
         if self._timer is not None:

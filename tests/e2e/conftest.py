@@ -6,6 +6,7 @@ Without /usr/bin/chromium the e2e tests skip, except under CI=true, where that i
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -41,13 +42,14 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="session")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The base URL of a freshly started site (``asobiba serve``) with an empty database."""
-    data = tmp_path_factory.mktemp("site")
+@contextlib.contextmanager
+def serve(data: Path, env_extra: dict[str, str] | None = None) -> Iterator[str]:
+    """Run ``asobiba serve`` on a free port with its own SQLite file under ``data``; yield its
+    base URL. ``env_extra`` adds environment variables (a test-only bot, for one)."""
     port = _free_port()
     env = {**os.environ, "ASOBIBA_DATA_DIR": str(data), "SECRET_KEY": "e2e-secret"}
     env.pop("DATABASE_URL", None)
+    env.update(env_extra or {})
     log = (data / "server.log").open("w")
     server = subprocess.Popen(
         [
@@ -86,6 +88,13 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         log.close()
 
 
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a freshly started site (``asobiba serve``) with an empty database."""
+    with serve(tmp_path_factory.mktemp("site")) as base:
+        yield base
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """Module-scoped: Playwright's sync API keeps an asyncio loop running in this thread until it
@@ -110,18 +119,26 @@ class PageErrors(list[str]):
 
 @pytest.fixture
 def new_page(browser: Any, site: str) -> Iterator[Any]:
-    """``new_page(lang="ja", width=1280)``: a page in a fresh browser context (a new guest)."""
+    """``new_page(lang="ja", width=1280)``: a page in a fresh browser context (a new guest);
+    ``site_url`` points it at another server than the session's ``site``."""
     contexts: list[Any] = []
     errors = PageErrors()
 
-    def make(lang: str = "ja", width: int = 1280, height: int = 900, **options: Any) -> Any:
+    def make(
+        lang: str = "ja",
+        width: int = 1280,
+        height: int = 900,
+        site_url: str | None = None,
+        **options: Any,
+    ) -> Any:
+        base = site_url or site
         context = browser.new_context(
             viewport={"width": width, "height": height},
-            base_url=site,
+            base_url=base,
             locale="ja-JP" if lang == "ja" else "en-US",
             **options,
         )
-        context.add_cookies([{"name": "lang", "value": lang, "url": site}])
+        context.add_cookies([{"name": "lang", "value": lang, "url": base}])
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(20_000)

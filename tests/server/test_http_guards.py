@@ -100,7 +100,10 @@ def test_the_api_schema_is_not_served_unless_configured(
 def test_error_messages_are_plain_text(client: TestClient) -> None:
     response = client.post("/api/rooms", json={"game": "chess", "level": "beginner"})
     assert response.status_code == 404
-    assert response.json()["error"]["message"] == "unknown game 'chess'; known: ['mancala']"
+    assert (
+        response.json()["error"]["message"]
+        == "unknown game 'chess'; known: ['mancala', 'mokochaka']"
+    )
 
 
 def test_options_the_site_does_not_offer_are_refused(client: TestClient) -> None:

@@ -1,0 +1,240 @@
+"""Mokochaka through the real UI in headless Chromium.
+
+- A whole game against two bots by keyboard: the test reads the showing cards from the table
+  (``.mk-pile[data-card]``), asks ``asobiba.games.mokochaka.judge`` for the right call, types it
+  (animal keys, then Enter; a special call's key grabs at once), takes piles and gives penalty
+  cards with the keys and clicks the page offers, and sees the end screen.
+- A late call is penalised: against test-only "patient" bots (they never call or grab, so only
+  the 3-second timer ends a call phase) the test flips and waits past 3 s, then sees the penalty
+  bubble over its own seat with the reason and gives its card by clicking a player.
+- A phone (375 px, touch) plays a whole game with the touch buttons, without horizontal scroll.
+
+The pages run with ``?speed=instant`` (no flip animation).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from asobiba.games import get_game
+from asobiba.games.mokochaka import judge
+from asobiba.games.mokochaka.cards import SPECIALS, parse_card
+from asobiba.server.pages import strings
+from tests.e2e.conftest import serve
+
+JA = strings("ja")
+EN = strings("en")
+GAME = get_game("mokochaka")
+ANIMAL_KEYS = {"moko": "1", "paka": "2", "pome": "3", "gabu": "4"}
+SPECIAL_KEYS = {"mokochaka": "7", "chakamoko": "8", "chakamokochaka": "9"}
+
+STATE = """() => {
+  const play = document.querySelector('#play');
+  return {act: play.dataset.act || '', phase: play.dataset.phase || '',
+          flips: play.dataset.flips || '0', over: document.querySelector('#result[open]') !== null,
+          turn: play.dataset.turn || '',
+          cards: [...document.querySelectorAll('.mk-pile')].map((p) => p.dataset.card)
+                   .filter(Boolean)};
+}"""
+
+# Something to do, or the end: wait for it rather than poll the page in a tight loop.
+READY = """(done) => {
+  const play = document.querySelector('#play');
+  if (document.querySelector('#result[open]')) return true;
+  const key = `${play.dataset.act}:${play.dataset.flips}:${play.dataset.phase}`;
+  return Boolean(play.dataset.act) && !done.includes(key);
+}"""
+
+# Test-only bots for the late-call round, loaded into every process of that server (the bots
+# run in worker processes) through sitecustomize: they flip and choose at once, never call.
+PATIENT = """
+import os
+if os.environ.get("ASOBIBA_E2E_PATIENT_BOTS"):
+    from asobiba.core.bots import Timed
+    from asobiba.games.mokochaka.rules import Mokochaka
+
+    class PatientBot:
+        def choose(self, observation, legal):
+            return legal[0]
+
+        def decide(self, observation, legal):
+            if observation["phase"] == "call":
+                return Timed(None)
+            return Timed(legal[0])
+
+    Mokochaka.make_bot = lambda self, level, seed: PatientBot()
+"""
+
+
+@pytest.fixture(scope="module")
+def patient_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    data = tmp_path_factory.mktemp("patient")
+    hooks = data / "hooks"
+    hooks.mkdir()
+    (hooks / "sitecustomize.py").write_text(PATIENT)
+    path = os.pathsep.join(filter(None, [str(hooks), os.environ.get("PYTHONPATH")]))
+    with serve(data, {"PYTHONPATH": path, "ASOBIBA_E2E_PATIENT_BOTS": "1"}) as base:
+        yield base
+
+
+def start(page: Any, *, players: int = 3) -> None:
+    page.goto("/games/mokochaka?speed=instant")
+    page.check(f"input[name=players][value='{players}']")
+    page.check(f"input[name=level][value={GAME.levels[0]}]")
+    page.click("#start")
+    page.wait_for_selector("#play[data-state=playing]")
+    page.wait_for_url("**/games/mokochaka/*")
+
+
+def right_calls(cards: list[str]) -> frozenset[str]:
+    return judge([tuple(parse_card(card)) for card in cards])  # type: ignore[misc]
+
+
+def syllables(word: str) -> list[str]:
+    return [word[i : i + 4] for i in range(0, len(word), 4)]
+
+
+def no_sideways_scroll(page: Any) -> None:
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    viewport = page.viewport_size["width"]
+    assert width <= viewport, f"the page is {width} px wide on a {viewport} px screen"
+
+
+def tap_if_enabled(page: Any, selector: str) -> None:
+    """Tap a pad button unless the turn moved on meanwhile (a bot's grab settles a race fast)."""
+    button = page.locator(selector)
+    if button.is_enabled():
+        try:
+            button.tap(timeout=3_000)
+        except PlaywrightTimeout:
+            assert button.is_disabled(), f"{selector} stayed enabled but could not be tapped"
+
+
+def play_to_the_end(page: Any, *, touch: bool = False, seconds: float = 150) -> dict[str, int]:
+    """Play whatever the page asks of this seat until the result shows; count what was done."""
+    done: list[str] = []
+    did = {"flip": 0, "call": 0, "grab": 0, "take": 0, "give": 0}
+    until = time.monotonic() + seconds
+    press = page.tap if touch else page.click
+    while True:
+        try:
+            page.wait_for_function(READY, arg=done, timeout=30_000)
+        except PlaywrightTimeout as error:
+            log = page.locator(".mk-log li").all_text_contents()[:8]
+            raise AssertionError(
+                f"nothing to do for 30 s: {page.evaluate(STATE)}, log {log}"
+            ) from error
+        state = page.evaluate(STATE)
+        if state["over"]:
+            return did
+        assert time.monotonic() < until, f"the game did not end within {seconds} s"
+        act = state["act"]
+        done.append(f"{act}:{state['flips']}:{state['phase']}")
+        if act == "flip":
+            pile = page.locator("button.mk-pile").first.get_attribute("data-pile")
+            if touch:
+                page.tap(f"button.mk-pile[data-pile='{pile}']")
+            else:
+                page.keyboard.press(str(int(pile) + 1))
+            did["flip"] += 1
+        elif act in ("call", "grab"):
+            right = right_calls(state["cards"])
+            specials = sorted(right & set(SPECIALS))
+            if specials:
+                if touch:
+                    page.tap(f"button[data-grab='{specials[0]}']")
+                else:
+                    page.keyboard.press(SPECIAL_KEYS[specials[0]])
+                did["grab"] += 1
+            elif act == "call":
+                (word,) = right
+                for animal in syllables(word):
+                    if touch:
+                        tap_if_enabled(page, f"button[data-animal='{animal}']")
+                    else:
+                        page.keyboard.press(ANIMAL_KEYS[animal])
+                shown = page.locator("#assembled").get_attribute("data-word")
+                if touch:
+                    tap_if_enabled(page, "#send")
+                else:
+                    page.keyboard.press("Enter")
+                # The race may have settled the turn meanwhile; else the word was assembled.
+                assert shown in (word, ""), (shown, word)
+                did["call"] += 1
+        elif act == "take":
+            for _ in range(2):
+                if page.locator("#play[data-act=take]").count() == 0:
+                    break
+                press("button.mk-pile:not(.mk-pile--chosen)", timeout=3_000)
+            did["take"] += 1
+        elif act == "give":
+            press("button.mk-seat-pick", timeout=3_000)
+            did["give"] += 1
+        if touch:
+            no_sideways_scroll(page)
+
+
+def test_a_whole_game_against_two_bots_by_keyboard(new_page: Any) -> None:
+    page = new_page(lang="ja")
+    start(page, players=3)
+    assert page.locator(".mk-seat").count() == 3
+    assert page.locator(".mk-pile[data-card]").count() == 3
+    did = play_to_the_end(page)
+    assert did["flip"] >= 1, did
+    # The end screen: who won, and every seat's cards.
+    assert page.locator("#result[open]").count() == 1
+    rows = page.locator("#result-table tbody tr")
+    assert rows.count() == 3
+    assert page.locator("#result-table .badge--win").count() >= 1
+    assert page.locator("#rematch").is_visible()
+    # Every call and penalty was told in the log, and the game ended there too.
+    assert page.locator(".mk-log-line--flip").count() >= 1
+    assert page.locator(".mk-log-line--end").count() == 1
+    # The rematch starts a new game at a new address.
+    first = page.url
+    page.click("#rematch")
+    page.wait_for_function(f"() => window.location.href !== {first!r}")
+    page.wait_for_selector(".mk-pile[data-card]")
+
+
+def test_a_late_call_is_penalized(new_page: Any, patient_site: str) -> None:
+    page = new_page(lang="en", site_url=patient_site)
+    start(page, players=3)
+    # Wait for our own flip (the patient bots each take a penalty for their silence first).
+    page.wait_for_selector("#play[data-act=flip]", timeout=30_000)
+    pile = int(page.locator("button.mk-pile").first.get_attribute("data-pile") or 0)
+    page.keyboard.press(str(pile + 1))
+    page.wait_for_selector("#play[data-act=call]")
+    ring = page.locator(".mk-seat--you.mk-seat--calling .mk-ring")
+    assert ring.is_visible(), "the 3-second ring shows on the flipper"
+    page.wait_for_timeout(3_300)  # past the 3 seconds
+    # The penalty is ours and says why, and the give choice is offered.
+    page.wait_for_selector("#play[data-act=give]", timeout=10_000)
+    bubble = page.locator(".mk-seat--you .mk-bubble--penalty")
+    assert EN["moko.reason.too_slow"] in bubble.text_content()
+    assert EN["moko.reason.too_slow"] in page.locator(".mk-log-line--penalty").first.text_content()
+    assert page.locator("#turn-text").text_content().startswith("Penalty")
+    picks = page.locator("button.mk-seat-pick")
+    assert picks.count() == 2
+    name = picks.first.locator(".mk-seat-name").text_content()
+    picks.first.click()
+    page.wait_for_selector(".mk-log-line--give")
+    assert f"to {name}" in page.locator(".mk-log-line--give").first.text_content()
+
+
+def test_a_phone_plays_a_whole_game_by_touch(new_page: Any) -> None:
+    page = new_page(lang="ja", width=375, height=812, has_touch=True, is_mobile=True)
+    start(page, players=3)
+    no_sideways_scroll(page)
+    for button in page.locator(".mk-pad button").all():
+        box = button.bounding_box()
+        assert box and box["height"] >= 44 and box["width"] >= 44, box
+    play_to_the_end(page, touch=True)
+    assert page.locator("#result[open]").count() == 1
+    no_sideways_scroll(page)
