@@ -201,6 +201,14 @@ def test_a_whole_game_against_two_bots_by_keyboard(new_page: Any) -> None:
     page.click("#rematch")
     page.wait_for_function(f"() => window.location.href !== {first!r}")
     page.wait_for_selector(".mk-pile[data-card]")
+    # The records: the game's own figures as columns, the rule set named by its players.
+    page.goto("/records/mokochaka")
+    table = page.locator("#record-sets-mokochaka")
+    table.wait_for()
+    for field in GAME.record_fields():
+        assert field.label["ja"] in table.locator("thead").text_content()
+    assert JA["records.players"].replace("{n}", "3") in table.text_content()
+    assert table.locator("tbody tr:not(.record-set-head)").count() == 1
 
 
 def test_a_late_call_is_penalized(new_page: Any, patient_site: str) -> None:
