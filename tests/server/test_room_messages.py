@@ -1,0 +1,116 @@
+"""Every message a seat (or a spectator) receives from a room is its own view and nothing else,
+over many random games of every hidden-hand game: together with each engine's property that an
+observation holds nothing its seat may not know, no message leaks another hand, the deck or the
+seed.
+
+The room runs on a fake wall clock that only this test moves, so timers (Mokochaka's 3-second
+call, MICHIKAKE's claim window) fall due when the random players let them, in no real time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from asobiba.core.bots import Timed
+from asobiba.core.errors import GameError
+from asobiba.server import rooms
+from asobiba.server.hub import Hub
+from asobiba.server.protocol import RoomError
+from tests.server.test_rooms import Watcher, make_store
+
+CASES = [
+    ("mokochaka", {}, 3, 40),
+    ("mokochaka", {}, 5, 20),
+    ("momojan", {"dealerships": 1}, 2, 20),
+    ("michikake", {"short_pile": 8}, 3, 20),
+    ("michikake", {"short_pile": 8}, 4, 20),
+]
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000.0
+
+    def time(self) -> float:
+        return self.now
+
+
+async def no_bots(*_: Any) -> Timed:
+    raise AssertionError("every seat is a person here")
+
+
+@pytest.mark.parametrize(("name", "options", "seats", "games"), CASES)
+def test_every_message_is_the_receivers_own_view(
+    name: str,
+    options: dict[str, Any],
+    seats: int,
+    games: int,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clock = Clock()
+    monkeypatch.setattr(rooms.time, "time", clock.time)
+
+    async def one_game(hub: Hub, seed: int) -> int:
+        rng = random.Random(seed)
+        people = [{"player": f"p{seat}"} for seat in range(seats)]
+        room = await hub.create(name, options, people, seed)
+        watchers = [Watcher(seat) for seat in range(seats)] + [Watcher(None)]
+        shown: dict[int, dict[str, Any]] = {}
+        checked = 0
+
+        def check() -> None:
+            """Each message holds nothing but a view, and each watcher's latest view is its
+            view now (a view that did not change may send nothing at all)."""
+            nonlocal checked
+            for k, watcher in enumerate(watchers):
+                for message in watcher.sent:
+                    allowed = {"type", "seq", "obs", "legal"}
+                    if message["type"] == "sync":
+                        allowed |= {"seat", "players"}
+                    assert set(message) == allowed, message.keys()
+                    shown[k] = {"obs": message["obs"], "legal": message["legal"]}
+                seat = watcher.seat
+                legal = room.game.legal_actions(room.state, seat) if seat is not None else []
+                assert shown[k] == {"obs": room.game.observe(room.state, seat), "legal": legal}
+                checked += len(watcher.sent)
+                watcher.sent.clear()
+
+        for watcher in watchers:
+            room.join(watcher)
+        check()
+        steps = 0
+        while not room.over:
+            steps += 1
+            assert steps < 5_000, "a random game ends"
+            movers = sorted(room.game.to_move(room.state))
+            due = room.game.deadline(room.state)
+            if due is not None and (not movers or rng.random() < 0.2):
+                clock.now = max(clock.now, due)
+                async with room.lock:
+                    await room._commit(None, None)
+            else:
+                seat = rng.choice(movers)
+                # The room's own timer may go first, as it may for a real client.
+                with contextlib.suppress(GameError, RoomError):
+                    await room.act(seat, rng.choice(room.game.legal_actions(room.state, seat)))
+                clock.now += 0.5
+            check()
+        await room.close()
+        return checked
+
+    async def scenario() -> int:
+        hub = Hub(make_store(tmp_path), no_bots)
+        total = 0
+        for k in range(games):
+            total += await one_game(hub, 1_000 * seats + k)
+        await hub.close()
+        return total
+
+    assert asyncio.run(scenario()) > games * seats
