@@ -20,7 +20,7 @@ _ENGINES: dict[str, Game[Any]] = {
     "momojan": Momojan(),
 }
 
-_OFFERED: list[str] = ["mancala"]
+_OFFERED: list[str] = ["mancala", "momojan"]
 """Games the site offers, in the order it lists them."""
 
 COMING: list[str] = [name for name in ["mokochaka", "momojan", "michikake"] if name not in _OFFERED]
