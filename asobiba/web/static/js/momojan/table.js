@@ -348,10 +348,25 @@ export class MomojanTable {
   /** The last event in words, from the viewer's side. */
   describe(obs, who = null) {
     const last = obs?.last;
+    const nameOf = (seat) => (seat === obs.seat ? t("play.you") : (this.names[seat] ?? ""));
+    const ended = last && obs.results?.find((r) => r.round === last.round);
+    if (ended && ["ron", "tsumo", "pass"].includes(last.type)) {
+      // The event that ended a round stays `last` into the next deal.
+      const said =
+        ended.end === "exhausted"
+          ? t("momojan.last.wall", { n: ended.round })
+          : t("momojan.last.win", {
+              n: ended.round,
+              name: nameOf(ended.winner),
+              how: t(`momojan.end.${ended.end}`),
+              points: ended.score?.total ?? 0,
+            });
+      return obs.outcome ? said : `${said} ${t("momojan.last.deal", { n: obs.round })}`;
+    }
     if (!last || last.round !== obs.round) {
       return obs?.round ? t("momojan.last.deal", { n: obs.round }) : "";
     }
-    const name = who ?? (last.seat === obs.seat ? t("play.you") : this.names[last.seat] ?? "");
+    const name = who ?? nameOf(last.seat);
     const card = last.card ? cardName(last.card) : "";
     switch (last.type) {
       case "draw":
