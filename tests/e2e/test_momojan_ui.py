@@ -1,16 +1,29 @@
 """MOMOJAN through the real UI in a headless Chromium: a whole game against the weakest bot, a
-round at phone width, and a spectator's read-only view."""
+fixed deal that ends in a ロン with its breakdown, a round at phone width, and a spectator's
+read-only view."""
 
 from __future__ import annotations
 
+import os
 import re
+import socket
+import subprocess
+import sys
 import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
+
+import pytest
+
+from asobiba.games import get_game
+from asobiba.server.pages import strings
 
 # One step of a simple player: close a finished round's screen, win whenever a prompt offers it,
 # else draw from the first pile that may be drawn, else discard the card just drawn (the last
 # legal card of the hand), else let the last discard go when the piles are empty.
-STEP = """() => {
+STEP = """(keep) => {
   if (document.getElementById('result').open) return 'over';
   const round = document.getElementById('round-result');
   if (round.open) {
@@ -18,7 +31,7 @@ STEP = """() => {
     const shown = kind === 'win'
       ? document.querySelectorAll('#round-body .mj-breakdown tr').length > 0
       : document.querySelectorAll('#round-body .mj-wall-seat').length === 2;
-    document.getElementById('round-next').click();
+    if (!keep) document.getElementById('round-next').click();
     return shown ? 'round-' + kind : 'round-empty';
   }
   const q = (s) => document.querySelector(s);
@@ -51,11 +64,11 @@ def start(page: Any) -> str:
 
 
 def play(page: Any, *, until: str = "over", limit: float = 150.0) -> dict[str, int]:
-    """Play through the UI until the game-end screen (or the first round screen)."""
+    """Play through the UI until the game-end screen (or the first round screen, left open)."""
     seen: dict[str, int] = {}
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
-        step = page.evaluate(STEP)
+        step = page.evaluate(STEP, until == "round")
         seen[step] = seen.get(step, 0) + 1
         if step == until or (until == "round" and step.startswith("round-")):
             return seen
@@ -132,3 +145,135 @@ def test_a_spectator_sees_the_table_without_any_hand(new_page: Any) -> None:
     assert watcher.locator(".mj-hand--mine").count() == 0
     assert watcher.locator("#prompts button").count() == 0
     assert watcher.locator(".mj-pile.is-legal").count() == 0
+
+
+# --- a fixed deal (ASOBIBA_DEV_SEEDS) --------------------------------------------------------
+
+
+def ui_player(obs: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """What STEP clicks, as an action: win if offered, draw from the first pile that may be
+    drawn, discard the card just drawn (the hand's last card), let the last discard go."""
+    types = {action["type"] for action in legal}
+    for kind in ("ron", "tsumo"):
+        if kind in types:
+            return {"type": kind}
+    draws = [action for action in legal if action["type"] == "draw"]
+    if draws:
+        return min(draws, key=lambda action: action["pile"])
+    if obs["phase"] in ("drawn", "drawn3"):
+        return {"type": "discard", "card": obs["last"]["drew"][-1], "riichi": False}
+    return {"type": "pass"}
+
+
+def first_round_ron(level: str, seeds: range) -> tuple[int, dict[str, Any]] | None:
+    """A room seed whose first round, played by ``ui_player`` from seat 0 against ``level``,
+    ends in a ロン, and that round's result. Bots are seeded as the room seeds them
+    (server/rooms.py ``_bot_turn``: room seed, seat and the number of events so far)."""
+    game = get_game("momojan")
+    for seed in seeds:
+        state = game.new_state({}, 2, seed)
+        seq = 0
+        while not state.results:
+            seat = next(iter(game.to_move(state)))
+            obs, legal = game.observe(state, seat), game.legal_actions(state, seat)
+            if seat == 0:
+                action = ui_player(obs, legal)
+            else:
+                bot_seed = (seed * 1_000_003 + seat * 7_919 + seq) & 0x7FFFFFFF
+                action = game.make_bot(level, bot_seed).choose(obs, legal)
+            state = game.apply(state, seat, action)
+            seq += 1
+        result = state.results[0].to_json()
+        if result["end"] == "ron":
+            return seed, result
+    return None
+
+
+SERVE = [sys.executable, "-m", "asobiba.cli", "serve"]
+
+
+@pytest.fixture(scope="module")
+def dev_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A site of its own with ASOBIBA_DEV_SEEDS=1, so POST /api/rooms takes a ``seed``."""
+    data = tmp_path_factory.mktemp("dev-site")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    env = {
+        **os.environ,
+        "ASOBIBA_DATA_DIR": str(data),
+        "SECRET_KEY": "e2e-secret",
+        "ASOBIBA_DEV_SEEDS": "1",
+    }
+    env.pop("DATABASE_URL", None)
+    database = f"sqlite:///{Path(data) / 'dev.sqlite3'}"
+    with (data / "server.log").open("w") as log:
+        server = subprocess.Popen(
+            [*SERVE, "--port", str(port), "--database-url", database],
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        base = f"http://127.0.0.1:{port}"
+        try:
+            for _ in range(300):
+                if server.poll() is not None:
+                    pytest.fail(f"the server exited: {(data / 'server.log').read_text()}")
+                try:
+                    with urllib.request.urlopen(f"{base}/api/games", timeout=2):
+                        break
+                except OSError:
+                    time.sleep(0.1)
+            else:
+                pytest.fail("the dev-seed server did not answer within 30 s")
+            yield base
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+
+
+def test_a_fixed_deal_ends_in_a_ron_with_its_breakdown(browser: Any, dev_site: str) -> None:
+    game = get_game("momojan")
+    level = "random" if "random" in game.levels else game.levels[0]
+    # Known seeds first (for the random bot), then a search, so a new weakest bot still works.
+    found = first_round_ron(level, range(1142, 1143)) or first_round_ron(level, range(2000))
+    if found is None:
+        pytest.skip(f"no deal in 2000 seeds ends its first round in a ロン against {level}")
+    seed, result = found
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 900}, base_url=dev_site, locale="ja-JP"
+    )
+    context.add_cookies([{"name": "lang", "value": "ja", "url": dev_site}])
+    try:
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto("/games/momojan")
+        created = page.request.post(
+            "/api/rooms",
+            data={"game": "momojan", "level": level, "order": "first", "seed": seed},
+        )
+        assert created.status == 201, created.text()
+        page.goto(f"/games/momojan/{created.json()['room_id']}?speed=instant")
+        page.wait_for_selector(".mj-hand--mine .mj-hand-card")
+        seen = play(page, until="round")
+        assert "round-win" in seen, seen
+        body = page.locator("#round-body")
+        assert body.is_visible()
+        assert body.locator(".mj-round-result").get_attribute("data-end") == "ron"
+        rows = body.locator(".mj-breakdown tr")
+        labels = [rows.nth(i).locator("th").inner_text() for i in range(rows.count())]
+        score = result["score"]
+        assert "ロン" in labels, labels
+        assert labels[-1] == "合計"
+        assert rows.last.locator("td").inner_text() == f"{score['total']}点"
+        for yaku, _points in score["yaku"]:
+            assert strings("ja")[f"momojan.yaku.{yaku}"] in labels, (yaku, labels)
+        assert page.locator("#round-title").inner_text().endswith("ロン！")
+        assert not errors, errors
+    finally:
+        context.close()
