@@ -32,6 +32,8 @@ class NewRoom(BaseModel):
     order: Literal["first", "second", "random"] = "first"
     players: int | None = Field(default=None, ge=1, le=16)
     """How many seats; the game's fewest if absent."""
+    seed: int | None = Field(default=None, ge=0, lt=2**31)
+    """A fixed deal, only where the server allows it (``ASOBIBA_DEV_SEEDS=1``, for tests)."""
 
 
 def _game(name: str) -> Game[Any]:
@@ -79,6 +81,9 @@ async def new_room(body: NewRoom, request: Request) -> dict[str, Any]:
         )
         message = f"{game.name} is played by {span} players, not {players}"
         raise HTTPException(400, detail={"code": "invalid_players", "message": message})
+    if body.seed is not None and not getattr(request.app.state, "dev_seeds", False):
+        message = "a fixed seed is only taken by a development server (ASOBIBA_DEV_SEEDS=1)"
+        raise HTTPException(400, detail={"code": "seed_refused", "message": message})
     rng = random.Random()
     seat = {"first": 0, "second": 1, "random": rng.randrange(players)}[body.order]
     person = ensure_player_id(request)
@@ -88,7 +93,8 @@ async def new_room(body: NewRoom, request: Request) -> dict[str, Any]:
     seats[seat] = {"player": person}
     try:
         offered_only(game.options_spec(), body.options)
-        room = await hub.create(body.game, body.options, seats, rng.randrange(2**31))
+        seed = rng.randrange(2**31) if body.seed is None else body.seed
+        room = await hub.create(body.game, body.options, seats, seed)
     except InvalidOptions as error:
         raise HTTPException(400, detail={"code": error.code, "message": str(error)}) from None
     return {"room_id": room.id, "seat": seat, "ws": f"/ws/rooms/{room.id}"}

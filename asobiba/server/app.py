@@ -61,6 +61,7 @@ def create_app(
         openapi_url="/openapi.json" if settings.openapi else None,
     )
     app.state.socket_limits = socket_limits or SocketLimits()
+    app.state.dev_seeds = settings.dev_seeds
     app.include_router(api.router)
     app.include_router(sockets.router)
     app.include_router(pages.router)

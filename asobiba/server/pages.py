@@ -271,6 +271,10 @@ def room(request: Request, game: str, room_id: str) -> Response:
     )
     level = next((spec["bot"] for spec in brief.seats if "bot" in spec), None)
     order = {0: "first", 1: "second"}.get(seat, "first") if seat is not None else None
+    # A rematch starts from these settings: only the options the site offers (the resolved
+    # options also hold engine-only ones, which POST /api/rooms refuses).
+    offered = {spec.key for spec in get_game(game).options_spec() if spec.ui}
+    options = {key: value for key, value in brief.options.items() if key in offered}
     return _render(
         request,
         f"play_{game}.html",
@@ -284,7 +288,7 @@ def room(request: Request, game: str, room_id: str) -> Response:
             "seat": seat,
             "ws": f"/ws/rooms/{brief.id}",
             "players": [{"kind": "bot" if "bot" in spec else "human"} for spec in brief.seats],
-            "settings": {"options": brief.options, "level": level, "order": order},
+            "settings": {"options": options, "level": level, "order": order},
         },
     )
 

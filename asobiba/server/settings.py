@@ -43,6 +43,10 @@ class Settings:
     bot_workers: int = 2
     openapi: bool = False
     """Serve the API's schema at /openapi.json (``ASOBIBA_OPENAPI=1``); off for visitors."""
+    dev_seeds: bool = False
+    """Let ``POST /api/rooms`` take a ``seed`` (``ASOBIBA_DEV_SEEDS=1``), for end-to-end tests
+    that need a fixed deal. Unsafe on a public site: whoever knows the seed knows every hidden
+    card, so it is off unless set, and a ``seed`` is refused while it is off."""
 
     @classmethod
     def load(cls, database_url: str | None = None, secret_key: str | None = None) -> Settings:
@@ -53,7 +57,8 @@ class Settings:
             url = url or f"sqlite:///{directory / 'asobiba.sqlite3'}"
             key = key or _stored_secret(directory / "secret_key")
         openapi = os.environ.get("ASOBIBA_OPENAPI", "") in {"1", "true", "yes"}
-        return cls(database_url=url, secret_key=key, openapi=openapi)
+        dev_seeds = os.environ.get("ASOBIBA_DEV_SEEDS", "") in {"1", "true", "yes"}
+        return cls(database_url=url, secret_key=key, openapi=openapi, dev_seeds=dev_seeds)
 
 
 def _stored_secret(path: Path) -> str:

@@ -115,7 +115,7 @@ def test_coming_game_has_a_coming_soon_page(client: TestClient) -> None:
         "/games/nope",
         "/games/nope/rules",
         "/records/nope",
-        "/records/momojan",
+        "/records/michikake",
         "/lang/fr",
         "/lang/",
     ],

@@ -172,3 +172,18 @@ def test_startup_line_names_the_address_and_the_database() -> None:
     hidden = startup_line("0.0.0.0", 80, "postgresql+psycopg://me:secret@db.example/asobiba")
     assert "secret" not in hidden
     assert "postgresql+psycopg://me:***@db.example/asobiba" in hidden
+
+
+def test_a_rematch_from_a_game_address_starts_with_offered_options_only(
+    client: TestClient, start: Start
+) -> None:
+    """The address's settings are what "same settings again" posts: an engine-only option of the
+    resolved rule set (Mancala's ``pits``, MOMOJAN's ``dealerships``) would be refused."""
+    for game, level in (("mancala", "beginner"), ("momojan", "random")):
+        created = client.post("/api/rooms", json={"game": game, "level": level})
+        assert created.status_code == 201, created.text
+        data = page_data(client.get(f"/games/{game}/{created.json()['room_id']}").text)
+        settings = data["room"]["settings"]
+        assert "pits" not in settings["options"] and "dealerships" not in settings["options"]
+        again = client.post("/api/rooms", json={"game": game, **settings})
+        assert again.status_code == 201, again.text

@@ -16,6 +16,7 @@ const autoplayButton = document.getElementById("autoplay");
 /** Board modules per game; a new game adds its line here. */
 const BOARDS = {
   mancala: async () => (await import("./mancala/board.js")).MancalaBoard,
+  momojan: async () => (await import("./momojan/table.js")).MomojanTable,
 };
 
 let frames = [];
@@ -36,6 +37,8 @@ function whose(frame) {
 
 function describe(frame) {
   const last = frame?.last;
+  // A board that words its own moves (MOMOJAN's table) says what happened.
+  if (board?.describe) return board.describe(frame) || t("replay.start");
   if (!last) return t("replay.start");
   const who = {
     you: t("play.you"),
@@ -148,6 +151,11 @@ async function main() {
         : t("play.bot", { level: levelName(replay.level, info.levels) });
   document.getElementById("name-you").textContent = name(seat);
   document.getElementById("name-them").textContent = name(1 - seat);
+  if (board.setNames) {
+    // A board that names its own seats (MOMOJAN's table) replaces the name rows.
+    board.setNames([name(0), name(1)]);
+    for (const row of section.querySelectorAll(".player-row")) row.hidden = true;
+  }
   scrub.max = String(frames.length - 1);
   section.hidden = false;
   index = 0;

@@ -1,0 +1,608 @@
+// The MOMOJAN play page: settings → POST /api/rooms → the game's own address
+// (/games/momojan/<room>) → the room's WebSocket → the table.
+//
+// Every message is the viewer's own observation and legal actions; the prompts (ロン, ポン, チー,
+// 開, ツモ, リーチ, 3枚引く, 見送る) come only from `legal`. Messages are handled one at a time, with a
+// short pause after each (the speed setting), so the opponent's turn can be followed; a round
+// that ends opens its result (win breakdown or wall settlement) before the next deal is shown.
+import { ApiError, postJSON } from "../api.js";
+import { confirmDialog } from "../dialog.js";
+import { h } from "../dom.js";
+import { pageData, t } from "../i18n.js";
+import { RoomSocket } from "../room-socket.js";
+import { levelName } from "../rules-name.js";
+import { bindSpeed } from "../speed.js";
+import { toast } from "../toast.js";
+import { cardSVG } from "./cards.js";
+import { roundView, roundsTable } from "./results.js";
+import { MomojanTable } from "./table.js";
+
+const data = pageData();
+const GAME = data.game ?? "momojan";
+const SETTINGS_KEY = `asobiba.${GAME}.settings`;
+
+const play = document.getElementById("play");
+const form = document.getElementById("settings");
+const startButton = document.getElementById("start");
+const turn = document.getElementById("turn");
+const turnText = document.getElementById("turn-text");
+const ruleChip = document.getElementById("rule-chip");
+const prompts = document.getElementById("prompts");
+const dialog = document.getElementById("result");
+const roundDialog = document.getElementById("round-result");
+
+const table = new MomojanTable(document.getElementById("board"), {
+  onDiscard: (card, riichi) => act({ type: "discard", card, riichi: Boolean(riichi) }),
+  onDraw: (pile) => act({ type: "draw", pile }),
+});
+bindSpeed(document.getElementById("speed"), (speed) => table.setSpeed(speed));
+
+let room = null; // {room_id, seat (null: watching), ws, players, settings}
+let socket = null;
+let obs = null;
+let legal = [];
+let queue = [];
+let pumping = false;
+let lastSettings = null;
+let resultShown = false;
+let seenResults = 0;
+let riichiMode = false;
+let sending = false;
+
+// --- settings form -------------------------------------------------------------------------
+
+function radios(name) {
+  return [...form.querySelectorAll(`input[name="${name}"]`)];
+}
+
+function checked(name) {
+  return radios(name).find((input) => input.checked && !input.disabled)?.value ?? null;
+}
+
+function setChecked(name, value) {
+  const input = radios(name).find((node) => node.value === String(value));
+  if (input) input.checked = true;
+}
+
+function readSettings() {
+  // No option rules on the site (`dealerships` is engine-only): the rulebook's game.
+  return { options: {}, level: checked("level"), order: checked("order") ?? "first" };
+}
+
+function restoreSettings() {
+  let saved = null;
+  try {
+    saved = JSON.parse(localStorage.getItem(SETTINGS_KEY) ?? "null");
+  } catch {
+    saved = null;
+  }
+  if (!saved) return;
+  if (saved.level) setChecked("level", saved.level);
+  if (saved.order) setChecked("order", saved.order);
+}
+
+function saveSettings(settings) {
+  try {
+    localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings));
+  } catch {
+    /* not remembered */
+  }
+}
+
+/** A dealt-looking table while the player chooses: both players at 40, hands face down. */
+function preview() {
+  const seat = null;
+  table.setSeat(0);
+  table.setNames([t("play.you"), t("play.bot", { level: levelName(checked("level"), data.levels) })]);
+  table.setRiichiMode(false);
+  table.show(
+    {
+      seat,
+      round: 1,
+      dealer: 0,
+      streak: 0,
+      dealerships: 1,
+      stake: 1,
+      points: [40, 39],
+      middle: 1,
+      dora_indicator: "M4",
+      dead_wall: 3,
+      piles: [12, 12, 11],
+      hand: null,
+      hand_sizes: [7, 7],
+      open_sets: [[], []],
+      rivers: [[], []],
+      riichi: [false, false],
+      to_move: null,
+      phase: "start",
+      offer: null,
+      last: null,
+      results: [],
+      outcome: null,
+      options: { dealerships: 2 },
+    },
+    { legal: [] },
+  );
+  ruleChip.textContent = t("momojan.preview");
+  setTurn("preview", t("momojan.preview"));
+  prompts.replaceChildren();
+}
+
+form.addEventListener("change", () => {
+  if (play.dataset.state === "setup") preview();
+});
+
+form.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const settings = readSettings();
+  saveSettings(settings);
+  start(settings);
+});
+
+// --- the game ------------------------------------------------------------------------------
+
+function setTurn(kind, text) {
+  turn.dataset.turn = kind;
+  turnText.textContent = text;
+  play.dataset.turn = kind;
+}
+
+async function start(settings) {
+  startButton.disabled = true;
+  const label = startButton.textContent;
+  startButton.textContent = t("play.starting");
+  if (dialog.open) dialog.close();
+  try {
+    const created = await postJSON("/api/rooms", {
+      game: GAME,
+      options: settings.options,
+      level: settings.level,
+      order: settings.order,
+    });
+    lastSettings = settings;
+    history.pushState(null, "", address(created.room_id));
+    enterRoom({ ...created, players: null, settings });
+  } catch (error) {
+    const message =
+      error instanceof ApiError && error.code === "network" ? t("error.network") : error.message;
+    toast(t("error.start", { message }), { kind: "error" });
+  } finally {
+    startButton.disabled = false;
+    startButton.textContent = label;
+  }
+}
+
+function address(roomId = null) {
+  const path = roomId ? `/games/${GAME}/${encodeURIComponent(roomId)}` : `/games/${GAME}`;
+  return path + window.location.search;
+}
+
+function enterRoom(created) {
+  leaveRoom();
+  room = created;
+  obs = null;
+  legal = [];
+  queue = [];
+  resultShown = false;
+  seenResults = 0;
+  riichiMode = false;
+  table.setSeat(created.seat ?? 0);
+  table.setRiichiMode(false);
+  table.setLegal([]);
+  ruleChip.textContent = t("momojan.rule_chip", {
+    level: levelName(created.settings?.level, data.levels),
+  });
+  showNames();
+  play.dataset.state = "playing";
+  setTurn("wait", t("play.connecting"));
+  document.getElementById("table").scrollIntoView({ block: "nearest" });
+  socket = new RoomSocket(created.ws, { onMessage: receive, onStatus: status });
+}
+
+function leaveRoom() {
+  socket?.close();
+  socket = null;
+  room = null;
+  queue = [];
+  if (roundDialog.open) roundDialog.close();
+}
+
+function toSettings() {
+  leaveRoom();
+  if (window.location.pathname !== `/games/${GAME}`) history.pushState(null, "", address());
+  play.dataset.state = "setup";
+  preview();
+}
+
+window.addEventListener("popstate", () => window.location.reload());
+
+function seatName(seat) {
+  if (room && seat === room.seat) return t("play.you");
+  const player = room?.players?.[seat];
+  if (player && player.kind !== "bot") return t("play.player");
+  return t("play.bot", { level: levelName(room?.settings?.level, data.levels) });
+}
+
+function showNames() {
+  table.setNames([seatName(0), seatName(1)]);
+}
+
+function status(kind, event) {
+  if (kind === "reconnecting") setTurn("wait", t("play.reconnecting"));
+  else if (kind === "failed") {
+    const hadGame = obs !== null;
+    leaveRoom();
+    table.setLegal([]);
+    prompts.replaceChildren();
+    if (!hadGame) toSettings();
+    if (!(event?.code >= 4000 && event.code < 5000)) toast(t("error.network"), { kind: "error" });
+  }
+}
+
+function receive(msg) {
+  queue.push(msg);
+  pump();
+}
+
+async function pump() {
+  if (pumping) return;
+  pumping = true;
+  try {
+    while (queue.length) {
+      const msg = queue.shift();
+      await handle(msg);
+    }
+  } finally {
+    pumping = false;
+  }
+}
+
+async function handle(msg) {
+  if (msg.type === "sync") {
+    if (room) {
+      room.seat = msg.seat ?? null;
+      room.players = msg.players ?? room.players;
+    }
+    table.setSeat(room?.seat ?? 0);
+    showNames();
+    obs = msg.obs;
+    legal = msg.legal ?? [];
+    sending = false;
+    // Rounds that ended before this sync are history, not news (the game-end screen lists them).
+    seenResults = obs.results.length;
+    table.show(obs, { legal: mine() ? legal : [] });
+    afterUpdate();
+  } else if (msg.type === "event") {
+    const before = obs;
+    obs = msg.obs;
+    legal = msg.legal ?? [];
+    sending = false;
+    riichiMode = false;
+    table.riichiMode = false;
+    const fromOpponent = obs.last && obs.last.seat !== mySeat();
+    const newRounds = obs.results.slice(seenResults);
+    if (newRounds.length) {
+      // Show the round as it ended (revealed in the dialog) over the next deal.
+      seenResults = obs.results.length;
+      table.show(obs, { legal: [] });
+      setTurn("wait", table.describe(obs) || t("momojan.round.over"));
+      for (const result of newRounds) await showRound(result);
+    } else {
+      const pause = fromOpponent && before && queue.length < 4;
+      await table.play(obs, { legal: mine() ? legal : [], fast: !pause });
+    }
+    afterUpdate();
+  } else if (msg.type === "error") {
+    sending = false;
+    const key = msg.code === "illegal_action" ? "momojan.error.illegal" : `error.${msg.code}`;
+    const text = t(key) === key ? t("error.generic", { message: msg.message ?? msg.code }) : t(key);
+    toast(text, { kind: "error" });
+    if (obs) afterUpdate();
+  }
+}
+
+function mySeat() {
+  return room ? room.seat : null;
+}
+
+/** True when the viewer is seated and it is their move. */
+function mine() {
+  return obs && !obs.outcome && mySeat() !== null && obs.to_move === mySeat();
+}
+
+function turnKind() {
+  if (!obs) return "wait";
+  if (obs.outcome) return "over";
+  if (mySeat() === null) return obs.to_move === 0 ? "bottom" : "top";
+  return obs.to_move === mySeat() ? "you" : "them";
+}
+
+function turnLabel(kind) {
+  if (kind === "over") return finalWords(obs.outcome).title;
+  if (kind === "bottom" || kind === "top") return t("play.turn.seat", { name: seatName(obs.to_move) });
+  if (kind === "them") return t("play.turn.opponent");
+  if (kind !== "you") return t("play.connecting");
+  if (riichiMode) return t("momojan.turn.riichi_pick");
+  const can = (type) => legal.some((a) => a.type === type);
+  if (obs.riichi[mySeat()] && obs.phase !== "start") {
+    return can("tsumo") ? t("momojan.turn.tsumo_or_discard") : t("momojan.turn.riichi_discard");
+  }
+  if (obs.phase === "start") {
+    if (can("pass")) return t("momojan.turn.empty");
+    if (can("ron") || can("pon") || can("chi")) return t("momojan.turn.call_or_draw");
+    return t("momojan.turn.draw");
+  }
+  if (obs.phase === "called") {
+    return can("draw3") ? t("momojan.turn.draw3_or_discard") : t("momojan.turn.discard");
+  }
+  return t("momojan.turn.discard");
+}
+
+function afterUpdate() {
+  const kind = turnKind();
+  setTurn(kind, turnLabel(kind));
+  table.setRiichiMode(riichiMode);
+  table.setLegal(mine() && !sending ? legal : []);
+  renderPrompts();
+  if (kind === "over") {
+    const words = finalWords(obs.outcome);
+    document.getElementById("result-bar-score").textContent = words.score;
+    document.getElementById("result-bar-detail").textContent = words.detail;
+    if (!resultShown && queue.length === 0) {
+      resultShown = true;
+      showFinal();
+    }
+  }
+}
+
+function act(action) {
+  if (!socket || !mine() || sending || queue.length || table.busy) return;
+  sending = true;
+  riichiMode = false;
+  table.riichiMode = false;
+  table.setLegal([]);
+  prompts.replaceChildren();
+  if (!socket.act(action)) {
+    sending = false;
+    afterUpdate();
+    toast(t("play.reconnecting"));
+  }
+}
+
+// --- prompts -------------------------------------------------------------------------------
+
+function promptButton(label, { cls = "", onclick, cards = [], gloss = null, action = null }) {
+  return h(
+    "button",
+    {
+      type: "button",
+      class: `btn mj-prompt ${cls}`.trim(),
+      "data-action": action,
+      onclick,
+    },
+    h("span", { class: "mj-prompt-label" }, label),
+    gloss ? h("span", { class: "mj-prompt-gloss" }, gloss) : null,
+    cards.length
+      ? h(
+          "span",
+          { class: "mj-prompt-cards", "aria-hidden": "true" },
+          cards.map((c) => cardSVG(c, { cls: "mj-card--tiny", label: false })),
+        )
+      : null,
+  );
+}
+
+function renderPrompts() {
+  if (!mine() || sending) {
+    prompts.replaceChildren();
+    return;
+  }
+  const buttons = [];
+  const gloss = (key) => {
+    const text = t(`momojan.kind.${key}.gloss`);
+    return text && text !== `momojan.kind.${key}.gloss` ? text : null;
+  };
+  for (const action of legal) {
+    if (action.type === "ron") {
+      buttons.push(
+        promptButton(t("momojan.act.ron"), {
+          cls: "btn--primary mj-prompt--win",
+          gloss: gloss("ron"),
+          action: "ron",
+          cards: obs.offer ? [obs.offer] : [],
+          onclick: () => act({ type: "ron" }),
+        }),
+      );
+    } else if (action.type === "tsumo") {
+      buttons.push(
+        promptButton(t("momojan.act.tsumo"), {
+          cls: "btn--primary mj-prompt--win",
+          gloss: gloss("tsumo"),
+          action: "tsumo",
+          onclick: () => act({ type: "tsumo" }),
+        }),
+      );
+    }
+  }
+  for (const action of legal) {
+    if (action.type === "pon" || action.type === "chi") {
+      buttons.push(
+        promptButton(t(`momojan.act.${action.type}`), {
+          cls: "btn--accent",
+          gloss: gloss(action.type),
+          action: action.type,
+          cards: [...action.cards, obs.offer],
+          onclick: () => act({ type: action.type, cards: action.cards }),
+        }),
+      );
+    } else if (action.type === "kai") {
+      buttons.push(
+        promptButton(t("momojan.act.kai"), {
+          cls: "btn--accent",
+          gloss: gloss("kai"),
+          action: "kai",
+          cards: action.cards,
+          onclick: () => act({ type: "kai", cards: action.cards }),
+        }),
+      );
+    }
+  }
+  if (legal.some((a) => a.type === "draw3")) {
+    buttons.push(
+      promptButton(t("momojan.act.draw3"), {
+        action: "draw3",
+        onclick: () => act({ type: "draw3" }),
+      }),
+    );
+  }
+  if (legal.some((a) => a.type === "discard" && a.riichi)) {
+    buttons.push(
+      promptButton(riichiMode ? t("momojan.act.riichi_cancel") : t("momojan.act.riichi"), {
+        cls: riichiMode ? "btn--ghost" : "",
+        gloss: riichiMode ? null : gloss("riichi"),
+        action: "riichi",
+        onclick: () => {
+          riichiMode = !riichiMode;
+          afterUpdate();
+        },
+      }),
+    );
+  }
+  if (legal.some((a) => a.type === "pass")) {
+    buttons.push(
+      promptButton(t("momojan.act.pass"), {
+        action: "pass",
+        onclick: () => act({ type: "pass" }),
+      }),
+    );
+  }
+  prompts.replaceChildren(...buttons);
+}
+
+// Keyboard: 1-8 discard the hand's n-th card (with the drawn cards last), D draws from the
+// tallest pile, T/R win when they may, Esc leaves riichi mode.
+document.addEventListener("keydown", (event) => {
+  if (play.dataset.state !== "playing" || event.altKey || event.ctrlKey || event.metaKey) return;
+  if (event.target.closest?.("input, select, textarea") || dialog.open || roundDialog.open) return;
+  if (!mine()) return;
+  const key = event.key.toLowerCase();
+  const digit = Number(event.key);
+  if (Number.isInteger(digit) && digit >= 1 && digit <= 9) {
+    const button = document.querySelectorAll(".mj-hand--mine .mj-hand-card")[digit - 1];
+    if (button && !button.disabled) {
+      event.preventDefault();
+      button.click();
+    }
+  } else if (key === "d") {
+    const draws = legal.filter((a) => a.type === "draw");
+    if (!draws.length) return;
+    const pile = draws.reduce((best, a) => (obs.piles[a.pile] > obs.piles[best.pile] ? a : best));
+    event.preventDefault();
+    act({ type: "draw", pile: pile.pile });
+  } else if ((key === "t" || key === "r") && legal.some((a) => a.type === (key === "t" ? "tsumo" : "ron"))) {
+    event.preventDefault();
+    act({ type: key === "t" ? "tsumo" : "ron" });
+  } else if (key === "escape" && riichiMode) {
+    riichiMode = false;
+    afterUpdate();
+  }
+});
+
+// --- round and game results ----------------------------------------------------------------
+
+function showRound(result) {
+  const over = Boolean(obs?.outcome) && result === obs.results[obs.results.length - 1];
+  const view = roundView(result, { name: seatName, over });
+  roundDialog.dataset.kind = view.kind;
+  document.getElementById("round-title").textContent = view.title;
+  document.getElementById("round-body").replaceChildren(view.body);
+  return new Promise((resolve) => {
+    const done = () => {
+      roundDialog.removeEventListener("close", done);
+      resolve();
+    };
+    roundDialog.addEventListener("close", done);
+    roundDialog.showModal();
+    document.getElementById("round-next").focus();
+  });
+}
+
+document.getElementById("round-next").addEventListener("click", () => roundDialog.close());
+
+function finalWords(outcome) {
+  const seat = mySeat() ?? 0;
+  const winner = outcome.winners?.[0];
+  const result = winner === seat ? "win" : "loss";
+  const title =
+    mySeat() === null ? t("result.seat_won", { name: seatName(winner) }) : t(`result.${result}`);
+  const scores = outcome.scores ?? [0, 0];
+  const loser = 1 - winner;
+  return {
+    result,
+    title,
+    score: t("momojan.points_after", { a: seatName(0), x: scores[0], b: seatName(1), y: scores[1] }),
+    detail: t(`momojan.final.${outcome.end}`, {
+      winner: seatName(winner),
+      loser: seatName(loser),
+      n: outcome.rounds,
+    }),
+  };
+}
+
+function showFinal() {
+  const { result, title, score, detail } = finalWords(obs.outcome);
+  dialog.dataset.result = result;
+  document.getElementById("result-title").textContent = title;
+  document.getElementById("result-score").textContent = score;
+  document.getElementById("result-detail").textContent = detail;
+  document.getElementById("result-rounds").replaceChildren(
+    roundsTable(obs.results, { name: seatName }),
+  );
+  document.getElementById("result-art").replaceChildren(resultArt(result));
+  if (!dialog.open) dialog.showModal();
+  (document.getElementById("rematch") ?? document.getElementById("close-result")).focus();
+}
+
+function resultArt(result) {
+  const card = cardSVG(result === "win" ? "M9" : "moon", { cls: "mj-result-card" });
+  return card;
+}
+
+function rematch() {
+  if (dialog.open) dialog.close();
+  start(lastSettings ?? readSettings());
+}
+
+function changeSettings() {
+  if (dialog.open) dialog.close();
+  toSettings();
+  form.querySelector("input:checked")?.focus();
+}
+
+document.getElementById("rematch")?.addEventListener("click", rematch);
+document.getElementById("change")?.addEventListener("click", changeSettings);
+document.getElementById("rematch-bar")?.addEventListener("click", rematch);
+document.getElementById("change-bar")?.addEventListener("click", changeSettings);
+document.getElementById("close-result").addEventListener("click", () => dialog.close());
+document.getElementById("show-final").addEventListener("click", () => obs?.outcome && showFinal());
+
+document.getElementById("new-game")?.addEventListener("click", async () => {
+  if (obs && !obs.outcome) {
+    const leave = await confirmDialog(t("play.abandon_confirm"), {
+      yes: t("play.abandon_yes"),
+      no: t("play.abandon_no"),
+    });
+    if (!leave) return;
+  }
+  toSettings();
+  form.scrollIntoView({ block: "nearest" });
+});
+
+// --- start-up ------------------------------------------------------------------------------
+
+restoreSettings();
+
+if (data.room) {
+  lastSettings = data.room.settings;
+  enterRoom(data.room);
+} else preview();

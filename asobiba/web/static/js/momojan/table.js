@@ -1,0 +1,407 @@
+// The MOMOJAN table, drawn from one seat's observation (docs/ARCHITECTURE.md, "MOMOJAN
+// specifics"): the opponent at the top (card backs, open sets, river), the middle (round and
+// dealer, the dora indicator, the three piles, the middle stake), the viewer at the bottom (river,
+// open sets, the hand sorted with the card just drawn set apart). A spectator sees both hands as
+// backs. Also the replay viewer's board (`show`, `play`, `skip`, `busy`, `timing`, `describe`).
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
+import { cardName, cardSVG, doraName, sticks } from "./cards.js";
+
+const PAUSE = { slow: 900, normal: 450, fast: 180, instant: 0 };
+
+export class MomojanTable {
+  /**
+   * @param {HTMLElement} root
+   * @param {{seat?: number, onDiscard?: (card: string) => void, onDraw?: (pile: number) => void,
+   *   names?: string[]}} options
+   */
+  constructor(root, { seat = 0, onDiscard = null, onDraw = null, names = null } = {}) {
+    this.root = root;
+    this.seat = seat;
+    this.onDiscard = onDiscard;
+    this.onDraw = onDraw;
+    this.names = names ?? [t("momojan.seat", { n: 1 }), t("momojan.seat", { n: 2 })];
+    this.obs = null;
+    this.legal = [];
+    this.riichiMode = false;
+    this.busy = false;
+    this.speed = "normal";
+    root.classList.add("mj");
+  }
+
+  setSeat(seat) {
+    this.seat = seat ?? 0;
+  }
+
+  setNames(names) {
+    this.names = names;
+    if (this.obs) this.render();
+  }
+
+  setSpeed(speed) {
+    this.speed = speed;
+  }
+
+  timing() {
+    return { step: PAUSE[this.speed] ?? PAUSE.normal };
+  }
+
+  /** Discards the viewer may make now, as {card: {plain, riichi}}. */
+  discards() {
+    const out = {};
+    for (const action of this.legal) {
+      if (action.type !== "discard") continue;
+      out[action.card] ??= { plain: false, riichi: false };
+      out[action.card][action.riichi ? "riichi" : "plain"] = true;
+    }
+    return out;
+  }
+
+  setLegal(legal) {
+    this.legal = legal ?? [];
+    if (this.obs) this.render();
+  }
+
+  setRiichiMode(on) {
+    this.riichiMode = on;
+    if (this.obs) this.render();
+  }
+
+  show(obs, { legal } = {}) {
+    this.obs = obs;
+    if (legal !== undefined) this.legal = legal;
+    if (obs?.seat !== undefined && obs.seat !== null) this.seat = obs.seat;
+    this.render();
+  }
+
+  /** Show the next observation, then wait a moment so a person can follow (the speed setting). */
+  async play(obs, { legal, fast = false } = {}) {
+    this.show(obs, { legal });
+    const wait = fast ? 0 : this.timing().step;
+    if (!wait) return;
+    this.busy = true;
+    await new Promise((resolve) => {
+      this.skipper = resolve;
+      this.timer = setTimeout(resolve, wait);
+    });
+    this.busy = false;
+  }
+
+  skip() {
+    clearTimeout(this.timer);
+    this.skipper?.();
+    this.busy = false;
+  }
+
+  // --- rendering --------------------------------------------------------------------------
+
+  render() {
+    const obs = this.obs;
+    if (!obs) return;
+    const bottom = this.seat;
+    const top = 1 - bottom;
+    this.root.replaceChildren(
+      this.side(top, "them"),
+      this.river(top, "them"),
+      this.center(),
+      this.river(bottom, "you"),
+      this.side(bottom, "you"),
+    );
+  }
+
+  player(seat, where) {
+    const obs = this.obs;
+    const points = obs.points[seat];
+    const badges = [];
+    if (obs.dealer === seat) {
+      badges.push(h("span", { class: "badge badge--primary mj-dealer" }, t("momojan.dealer")));
+    } else badges.push(h("span", { class: "badge mj-child" }, t("momojan.child")));
+    if (obs.riichi[seat]) {
+      badges.push(h("span", { class: "badge badge--accent mj-riichi" }, t("momojan.riichi_on")));
+    }
+    const moving = obs.to_move === seat && !obs.outcome;
+    return h(
+      "div",
+      { class: `mj-player mj-player--${where}${moving ? " is-moving" : ""}` },
+      h("span", { class: "player-name mj-name", id: `name-${where}` }, this.names[seat] ?? ""),
+      ...badges,
+      h(
+        "span",
+        { class: "mj-points", "data-points": points },
+        h("span", { class: "mj-points-n" }, t("momojan.points", { n: points })),
+        h(
+          "span",
+          { class: "mj-sticks", "aria-hidden": "true" },
+          sticks(points).map((s) =>
+            h("span", { class: "mj-stick-group" }, s.icon, h("span", {}, `×${s.count}`)),
+          ),
+        ),
+      ),
+    );
+  }
+
+  side(seat, where) {
+    const obs = this.obs;
+    const parts = [this.player(seat, where)];
+    const melds = this.melds(seat);
+    if (where === "them") parts.push(this.hiddenHand(seat), melds);
+    else parts.push(melds, obs.hand && seat === obs.seat ? this.hand() : this.hiddenHand(seat));
+    return h("div", { class: `mj-side mj-side--${where}` }, ...parts);
+  }
+
+  hiddenHand(seat) {
+    const n = this.obs.hand_sizes[seat];
+    const backs = [];
+    for (let i = 0; i < n; i += 1) backs.push(cardSVG(null, { cls: "mj-card--small", label: false }));
+    return h(
+      "div",
+      {
+        class: "mj-hand mj-hand--hidden",
+        role: "img",
+        "aria-label": t("momojan.hidden_hand", { n }),
+        "data-count": n,
+      },
+      ...backs,
+    );
+  }
+
+  /** The cards the viewer has just drawn (one, or three), set apart at the hand's right. */
+  drawnCards() {
+    const obs = this.obs;
+    const last = obs.last;
+    if (!last || last.seat !== obs.seat || !last.drew || last.round !== obs.round) return [];
+    if (obs.to_move !== obs.seat || !["drawn", "drawn3"].includes(obs.phase)) return [];
+    return last.drew;
+  }
+
+  hand() {
+    const obs = this.obs;
+    const drawn = [...this.drawnCards()];
+    const rest = [...obs.hand];
+    for (const card of drawn) {
+      const i = rest.indexOf(card);
+      if (i >= 0) rest.splice(i, 1);
+    }
+    const can = this.discards();
+    const myTurn = obs.to_move === obs.seat && !obs.outcome;
+    const button = (card, index, isDrawn) => {
+      const allowed = can[card];
+      const ok = myTurn && allowed && (this.riichiMode ? allowed.riichi : allowed.plain);
+      const node = h(
+        "button",
+        {
+          type: "button",
+          class: `mj-hand-card${isDrawn ? " is-drawn" : ""}${ok ? " is-legal" : ""}`,
+          "data-card": card,
+          "data-index": index,
+          disabled: !ok,
+          "aria-label": this.riichiMode
+            ? t("momojan.discard_riichi_card", { card: cardName(card) })
+            : t("momojan.discard_card", { card: cardName(card) }),
+          onclick: () => ok && this.onDiscard?.(card, this.riichiMode),
+        },
+        cardSVG(card, { label: false }),
+      );
+      return node;
+    };
+    const cards = rest.map((card, i) => button(card, i, false));
+    const apart = drawn.map((card, i) => button(card, rest.length + i, true));
+    return h(
+      "div",
+      {
+        class: `mj-hand mj-hand--mine${this.riichiMode ? " is-riichi-mode" : ""}`,
+        "aria-label": t("momojan.your_hand"),
+        role: "group",
+      },
+      h("div", { class: "mj-hand-main" }, ...cards),
+      apart.length
+        ? h(
+            "div",
+            { class: "mj-hand-drawn", "aria-label": t("momojan.drawn"), role: "group" },
+            ...apart,
+          )
+        : null,
+    );
+  }
+
+  melds(seat) {
+    const sets = this.obs.open_sets[seat];
+    return h(
+      "div",
+      { class: "mj-melds", "aria-label": t("momojan.open_sets"), role: "group" },
+      sets.map((set) => meldView(set)),
+    );
+  }
+
+  river(seat, where) {
+    const obs = this.obs;
+    const river = obs.rivers[seat];
+    const last = obs.last;
+    const lastIndex =
+      last && last.type === "discard" && last.seat === seat && last.round === obs.round
+        ? river.length - 1
+        : -1;
+    return h(
+      "div",
+      {
+        class: `mj-river mj-river--${where}`,
+        role: "group",
+        "aria-label": t("momojan.river", { name: this.names[seat] ?? "" }),
+      },
+      river.map((d, i) =>
+        h(
+          "span",
+          {
+            class: `mj-discard${d.riichi ? " is-riichi" : ""}${d.called ? " is-called" : ""}${i === lastIndex ? " is-last" : ""}`,
+            title: [
+              cardName(d.card),
+              d.riichi ? t("momojan.riichi") : "",
+              d.called ? t("momojan.called") : "",
+            ]
+              .filter(Boolean)
+              .join(" · "),
+          },
+          cardSVG(d.card, { sideways: d.riichi, cls: "mj-card--small" }),
+        ),
+      ),
+    );
+  }
+
+  center() {
+    const obs = this.obs;
+    const canDraw = new Set(
+      this.legal.filter((a) => a.type === "draw").map((action) => action.pile),
+    );
+    const myTurn = obs.seat !== null && obs.to_move === obs.seat && !obs.outcome;
+    const piles = obs.piles.map((count, pile) => {
+      const ok = myTurn && canDraw.has(pile) && !this.riichiMode;
+      const layers = Math.min(5, Math.ceil(count / 3));
+      const stack = [];
+      for (let i = 0; i < layers; i += 1) stack.push(h("span", { class: "mj-pile-layer" }));
+      return h(
+        "button",
+        {
+          type: "button",
+          class: `mj-pile${ok ? " is-legal" : ""}${count === 0 ? " is-empty" : ""}`,
+          "data-pile": pile,
+          disabled: !ok,
+          "aria-label": t("momojan.pile", { n: pile + 1, count }),
+          onclick: () => ok && this.onDraw?.(pile),
+        },
+        h("span", { class: "mj-pile-stack", "aria-hidden": "true" }, ...stack),
+        h("span", { class: "mj-pile-count" }, String(count)),
+      );
+    });
+    const middle = obs.middle;
+    return h(
+      "div",
+      { class: "mj-center" },
+      h(
+        "div",
+        { class: "mj-round" },
+        h("strong", {}, t("momojan.round", { n: obs.round })),
+        h(
+          "span",
+          {},
+          t("momojan.dealer_is", { name: this.names[obs.dealer] ?? "" }) +
+            (obs.streak ? t("momojan.streak", { n: obs.streak }) : ""),
+        ),
+        h(
+          "span",
+          { class: "muted" },
+          t("momojan.dealerships", {
+            n: obs.dealerships,
+            of: 2 * (obs.options?.dealerships ?? 2),
+          }),
+        ),
+      ),
+      h(
+        "div",
+        { class: "mj-dora" },
+        h("span", { class: "mj-label" }, t("momojan.dora_indicator")),
+        cardSVG(obs.dora_indicator, { cls: "mj-card--small" }),
+        h("span", { class: "mj-dora-is" }, t("momojan.dora_is", { dora: doraName(obs.dora_indicator) })),
+      ),
+      h(
+        "div",
+        { class: "mj-piles", role: "group", "aria-label": t("momojan.piles") },
+        h("span", { class: "mj-label" }, t("momojan.piles")),
+        h("div", { class: "mj-piles-row" }, ...piles),
+      ),
+      h(
+        "div",
+        { class: "mj-middle", "data-middle": middle },
+        h("span", { class: "mj-label" }, t("momojan.middle")),
+        h("strong", {}, t("momojan.points", { n: middle })),
+        h(
+          "span",
+          { class: "mj-sticks", "aria-hidden": "true" },
+          sticks(middle).map((s) =>
+            h("span", { class: "mj-stick-group" }, s.icon, h("span", {}, `×${s.count}`)),
+          ),
+        ),
+      ),
+      h("p", { class: "mj-last", id: "mj-last", "aria-live": "polite" }, this.describe(obs)),
+    );
+  }
+
+  /** The last event in words, from the viewer's side. */
+  describe(obs, who = null) {
+    const last = obs?.last;
+    const nameOf = (seat) => (seat === obs.seat ? t("play.you") : (this.names[seat] ?? ""));
+    const ended = last && obs.results?.find((r) => r.round === last.round);
+    if (ended && ["ron", "tsumo", "pass"].includes(last.type)) {
+      // The event that ended a round stays `last` into the next deal.
+      const said =
+        ended.end === "exhausted"
+          ? t("momojan.last.wall", { n: ended.round })
+          : t("momojan.last.win", {
+              n: ended.round,
+              name: nameOf(ended.winner),
+              how: t(`momojan.end.${ended.end}`),
+              points: ended.score?.total ?? 0,
+            });
+      return obs.outcome ? said : `${said} ${t("momojan.last.deal", { n: obs.round })}`;
+    }
+    if (!last || last.round !== obs.round) {
+      return obs?.round ? t("momojan.last.deal", { n: obs.round }) : "";
+    }
+    const name = who ?? nameOf(last.seat);
+    const card = last.card ? cardName(last.card) : "";
+    switch (last.type) {
+      case "draw":
+        return t("momojan.last.draw", { name, n: last.pile + 1 });
+      case "draw3":
+        return t("momojan.last.draw3", { name });
+      case "discard":
+        return t(last.riichi ? "momojan.last.riichi" : "momojan.last.discard", { name, card });
+      case "pon":
+      case "chi":
+      case "kai":
+        return t(`momojan.last.${last.type}`, { name });
+      default:
+        return "";
+    }
+  }
+}
+
+/** One open set: its three cards (a claimed card lies sideways) and its kind, 開 / ポン / チー. */
+export function meldView(set, { points = null } = {}) {
+  let claimedShown = false;
+  const cards = set.cards.map((card) => {
+    const sideways = !claimedShown && set.claimed === card;
+    if (sideways) claimedShown = true;
+    return cardSVG(card, { sideways, cls: "mj-card--small" });
+  });
+  return h(
+    "div",
+    { class: `mj-meld mj-meld--${set.kind}`, "data-kind": set.kind },
+    h(
+      "span",
+      { class: "mj-meld-kind", title: t(`momojan.kind.${set.kind}.gloss`) },
+      t(`momojan.kind.${set.kind}`),
+      points === null ? null : h("span", { class: "mj-meld-points" }, `+${points}`),
+    ),
+    h("span", { class: "mj-meld-cards" }, ...cards),
+  );
+}
