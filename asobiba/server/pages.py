@@ -340,7 +340,13 @@ def replay(request: Request, room_id: str) -> Response:
         name: {"options": _options_json(name), "levels": _levels_json(name)}
         for name in game_names()
     }
-    return _render(request, "replay.html", "replay", room_id=room_id, games=games)
+    # mancala.css lays out the replay page; a game with its own sheet styles its board with it.
+    sheets = []
+    if brief.game != "mancala" and (STATIC_DIR / "css" / f"{brief.game}.css").is_file():
+        sheets.append(f"/static/css/{brief.game}.css")
+    return _render(
+        request, "replay.html", "replay", room_id=room_id, games=games, stylesheets=sheets
+    )
 
 
 @page("/lang/{code}")

@@ -15,9 +15,11 @@ The pages run with ``?speed=instant`` (no flip animation).
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -55,6 +57,7 @@ READY = """(done) => {
 # run in worker processes) through sitecustomize: they flip and choose at once, never call.
 PATIENT = """
 import os
+import re
 if os.environ.get("ASOBIBA_E2E_PATIENT_BOTS"):
     from asobiba.core.bots import Timed
     from asobiba.games.mokochaka.rules import Mokochaka
@@ -245,4 +248,60 @@ def test_a_phone_plays_a_whole_game_by_touch(new_page: Any) -> None:
         assert box and box["height"] >= 44 and box["width"] >= 44, box
     play_to_the_end(page, touch=True)
     assert page.locator("#result[open]").count() == 1
+    no_sideways_scroll(page)
+
+
+# The seconds from the flip that a replay puts after a call, a grab, the token or a penalty.
+TIMED_LINE = r"\[(\d+\.\d\d) s\]"
+
+
+def test_the_replay_shows_the_calls_with_their_times(new_page: Any) -> None:
+    """A whole game (six seats: the shortest hands) and its replay from the records page: the
+    table of every frame, the end on the last one, and stepping back, a call with its seconds."""
+    page = new_page(lang="en")
+    start(page, players=GAME.max_seats)
+    play_to_the_end(page)
+    page.click("#to-records")
+    page.locator(".stored-games tbody tr a").first.click()
+    page.wait_for_selector("#replay:not([hidden])")
+    assert "/replay/" in page.url
+    assert page.text_content("#replay-meta").startswith(f"{GAME.max_seats} players · ")
+    # The first frame: the table dealt, the starting seat's words, the slider at its start.
+    assert page.locator(".mk-seat").count() == GAME.max_seats
+    assert page.locator(".mk-seats--you .mk-seat--you").count() == 1
+    assert "starts" in page.text_content("#move-text")
+    assert page.locator(".mk-bubble--start:not([hidden])").count() == 1
+    # The end: the last frame says who won and marks them.
+    page.keyboard.press("End")
+    page.wait_for_function("() => document.querySelector('#next').disabled")
+    said = page.text_content("#move-text")
+    assert "game over" in said and " won" in said, said
+    assert page.locator(".mk-seat--winner").count() >= 1
+    # Back, frame by frame, to a call or grab: its line carries the seconds since the flip.
+    for _ in range(40):
+        page.keyboard.press("ArrowLeft")
+        lines = page.locator("#move-text .replay-line").all_text_contents()
+        timed = [line for line in lines if re.search(TIMED_LINE, line)]
+        if timed:
+            break
+    else:
+        raise AssertionError("no timed call in the last 40 frames")
+    seconds = float(re.search(TIMED_LINE, timed[0]).group(1))  # type: ignore[union-attr]
+    assert 0 <= seconds <= 3.5, timed
+    assert page.locator(".mk-bubble:not([hidden])").count() >= 1, "the call as a bubble too"
+    # Forward again with the button: one frame on.
+    position = page.text_content("#position")
+    page.click("#next")
+    page.wait_for_function(
+        f"() => document.querySelector('#position').textContent !== {position!r}"
+    )
+    # In Japanese on a phone: the same replay without sideways scroll.
+    site = "{0.scheme}://{0.netloc}".format(urlsplit(page.url))
+    page.context.add_cookies([{"name": "lang", "value": "ja", "url": site}])
+    page.set_viewport_size({"width": 375, "height": 812})
+    page.reload()
+    page.wait_for_selector("#replay:not([hidden])")
+    page.keyboard.press("End")
+    page.wait_for_function("() => document.querySelector('#next').disabled")
+    assert JA["moko.result.seat_won"].split("{names}")[1] in page.text_content("#move-text")
     no_sideways_scroll(page)

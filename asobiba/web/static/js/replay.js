@@ -1,8 +1,12 @@
 // The replay viewer: GET /api/rooms/{id}/replay → step through the frames with the game's board
 // (first / previous / next / last, the ← → keys, a slider and autoplay).
+//
+// It knows no game's rules: the game's board module draws each frame and says what happened in
+// it (the contract is in asobiba/web/README.md, "Adding a game's pages").
 import { getJSON } from "./api.js";
+import { h } from "./dom.js";
 import { pageData, t } from "./i18n.js";
-import { levelName, ruleName } from "./rules-name.js";
+import { levelName } from "./rules-name.js";
 import { bindSpeed } from "./speed.js";
 
 const data = pageData();
@@ -13,48 +17,36 @@ const position = document.getElementById("position");
 const moveText = document.getElementById("move-text");
 const autoplayButton = document.getElementById("autoplay");
 
-/** Board modules per game; a new game adds its line here. */
+/**
+ * Board modules per game; a new game adds its line here. A module exports
+ * `mountReplay(stage, context)` (draws its board in `stage`, returns it), `describe(frame,
+ * context)` (what happened in a frame: a string or a list of lines) and `summary(context)` (the
+ * line under the title).
+ */
 const BOARDS = {
-  mancala: async () => (await import("./mancala/board.js")).MancalaBoard,
-  momojan: async () => (await import("./momojan/table.js")).MomojanTable,
+  mancala: () => import("./mancala/board.js"),
+  mokochaka: () => import("./mokochaka/board.js"),
+  momojan: () => import("./momojan/table.js"),
 };
 
 let frames = [];
 let index = 0;
 let board = null;
-let seat = 0;
 let timer = null;
-let game = null;
-let viewer = null; // the viewer's seat in this game; null when they did not play it
-
-/** "you", "computer" or "player": who made the move shown in `frame` (for the call-outs). */
-function whose(frame) {
-  const last = frame?.last;
-  if (!last) return null;
-  if (last.seat === viewer) return "you";
-  return game.seats?.[last.seat]?.kind === "human" ? "player" : "computer";
-}
-
-function describe(frame) {
-  const last = frame?.last;
-  // A board that words its own moves (MOMOJAN's table) says what happened.
-  if (board?.describe) return board.describe(frame) || t("replay.start");
-  if (!last) return t("replay.start");
-  const who = {
-    you: t("play.you"),
-    player: t("play.player"),
-    computer: t("play.bot", { level: levelName(game.level, game.levels) }),
-  }[whose(frame)];
-  let text = t("replay.move", { who, n: last.pit + 1 });
-  if (last.capture_from) text += ` — ${t("call.capture")}`;
-  else if (last.extra_turn) text += ` — ${t("call.extra")}`;
-  return text;
-}
+let module = null;
+let context = null;
 
 function update() {
   scrub.value = String(index);
   position.textContent = t("replay.position", { i: index, n: frames.length - 1 });
-  moveText.textContent = describe(frames[index]);
+  const said = module.describe(frames[index], { ...context, previous: frames[index - 1] ?? null });
+  if (Array.isArray(said)) {
+    moveText.dataset.lines = String(said.length);
+    moveText.replaceChildren(...said.map((line) => h("span", { class: "replay-line" }, line)));
+  } else {
+    delete moveText.dataset.lines;
+    moveText.textContent = said;
+  }
   document.getElementById("first").disabled = index === 0;
   document.getElementById("prev").disabled = index === 0;
   document.getElementById("next").disabled = index >= frames.length - 1;
@@ -79,8 +71,9 @@ function go(target, { animate = false } = {}) {
     const step = animate && next === index + 1;
     index = next;
     update();
-    if (step) await board.play(frames[index], { fast: waiting > 0, whose: whose(frames[index]) });
-    else board.show(frames[index]);
+    const previous = frames[index - 1] ?? null;
+    if (step) await board.play(frames[index], { fast: waiting > 0, previous });
+    else board.show(frames[index], { previous });
   });
   return navigation;
 }
@@ -100,7 +93,9 @@ async function tick() {
     return;
   }
   await go(() => index + 1, { animate: true });
-  if (timer) timer = setTimeout(tick, board.timing().step ? 500 : 350);
+  // A board may keep the game's own rhythm (the time until the next frame); else a steady pace.
+  const pause = board.pause?.(frames[index], frames[index + 1]) ?? (board.timing().step ? 500 : 350);
+  if (timer) timer = setTimeout(tick, pause);
 }
 
 function toggleAutoplay() {
@@ -130,32 +125,29 @@ async function main() {
     return;
   }
   const info = data.games?.[replay.game] ?? { options: [], levels: [] };
-  game = { level: replay.level, levels: info.levels, seats: replay.seats };
-  viewer = replay.seat ?? null;
-  seat = viewer ?? 0;
+  const viewer = replay.seat ?? null;
+  const level = levelName(replay.level, info.levels);
   frames = replay.frames;
-  const Board = await load();
-  board = new Board(document.getElementById("board"), { seat });
+  context = {
+    viewer, // the viewer's seat in this game; null when they did not play it
+    seat: viewer ?? 0, // the seat drawn at the bottom
+    players: replay.seats ?? [], // [{kind: "bot" | "human"}] by seat
+    options: replay.options ?? frames[0].options ?? {},
+    optionSpecs: info.options,
+    level, // the bots' level in words
+    /** A seat in words: "You", "Player" or "Computer (level)". */
+    name: (s) =>
+      s === viewer
+        ? t("play.you")
+        : replay.seats?.[s]?.kind === "human"
+          ? t("play.player")
+          : t("play.bot", { level }),
+  };
+  module = await load();
+  section.dataset.game = replay.game;
+  board = module.mountReplay(document.getElementById("stage"), context);
   bindSpeed(document.getElementById("speed"), (speed) => board.setSpeed(speed));
-  const vs = t("replay.vs", {
-    rules: ruleName(replay.options ?? frames[0].options ?? {}, info.options),
-    level: levelName(replay.level, info.levels),
-  });
-  const order = viewer === null ? null : t(`replay.order.${viewer === 0 ? "first" : "second"}`);
-  meta.textContent = [vs, order].filter(Boolean).join(t("replay.sep"));
-  const name = (s) =>
-    s === viewer
-      ? t("play.you")
-      : replay.seats?.[s]?.kind === "human"
-        ? t("play.player")
-        : t("play.bot", { level: levelName(replay.level, info.levels) });
-  document.getElementById("name-you").textContent = name(seat);
-  document.getElementById("name-them").textContent = name(1 - seat);
-  if (board.setNames) {
-    // A board that names its own seats (MOMOJAN's table) replaces the name rows.
-    board.setNames([name(0), name(1)]);
-    for (const row of section.querySelectorAll(".player-row")) row.hidden = true;
-  }
+  meta.textContent = module.summary(context);
   scrub.max = String(frames.length - 1);
   section.hidden = false;
   index = 0;

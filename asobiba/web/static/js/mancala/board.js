@@ -7,6 +7,7 @@
 // (see docs/ARCHITECTURE.md, "Mancala observation").
 import { h, reducedMotion, svg } from "../dom.js";
 import { t, tn } from "../i18n.js";
+import { ruleName } from "../rules-name.js";
 
 /**
  * The board's shapes, in SVG units. `wide` suits a desktop. On a phone the board is as wide as
@@ -770,4 +771,56 @@ export class MancalaBoard {
     if (last.capture_from) this.callout("capture", who);
     else if (last.extra_turn) this.callout("extra", who);
   }
+}
+
+// --- the replay viewer (replay.js) ------------------------------------------------------------
+
+/** The board in a replay: each step's call-outs say whose move it was. */
+class ReplayBoard extends MancalaBoard {
+  constructor(root, { seat, viewer, players }) {
+    super(root, { seat });
+    this.viewer = viewer;
+    this.players = players;
+  }
+
+  /** "you", "computer" or "player": who made the move shown in `obs` (for the call-outs). */
+  whose(obs) {
+    const last = obs?.last;
+    if (!last) return null;
+    if (last.seat === this.viewer) return "you";
+    return this.players?.[last.seat]?.kind === "human" ? "player" : "computer";
+  }
+
+  play(obs, options = {}) {
+    return super.play(obs, { ...options, whose: this.whose(obs) });
+  }
+}
+
+/** Draw the replay's board in `stage`: the opponent's name, the board, the viewer's name. */
+export function mountReplay(stage, context) {
+  const { seat, name } = context;
+  const root = h("div", { class: "mancala", id: "board" });
+  stage.append(
+    h("div", { class: "player-row player-row--them" }, h("span", { class: "player-name", id: "name-them" }, name(1 - seat))),
+    root,
+    h("div", { class: "player-row player-row--you" }, h("span", { class: "player-name", id: "name-you" }, name(seat))),
+  );
+  return new ReplayBoard(root, context);
+}
+
+/** What a replay frame shows: the move that led to it ("You: pit 3 — capture!"). */
+export function describe(frame, { name }) {
+  const last = frame?.last;
+  if (!last) return t("replay.start");
+  let text = t("replay.move", { who: name(last.seat), n: last.pit + 1 });
+  if (last.capture_from) text += ` — ${t("call.capture")}`;
+  else if (last.extra_turn) text += ` — ${t("call.extra")}`;
+  return text;
+}
+
+/** The line under the replay's title: the rule set, the opponent and who moved first. */
+export function summary({ options, optionSpecs, level, viewer }) {
+  const vs = t("replay.vs", { rules: ruleName(options, optionSpecs), level });
+  const order = viewer === null ? null : t(`replay.order.${viewer === 0 ? "first" : "second"}`);
+  return [vs, order].filter(Boolean).join(t("replay.sep"));
 }

@@ -6,16 +6,18 @@
 // on the flipper runs from that arrival (the server's clock decides; the ring only shows it).
 // Calls are assembled from animal keys/buttons and sent with Enter; a special call grabs at once.
 // Everything said, judged and penalised is shown as speech bubbles and in the table's log, from
-// the observation's numbered `events` (docs/ARCHITECTURE.md, "Mokochaka specifics").
+// the observation's numbered `events` (docs/ARCHITECTURE.md, "Mokochaka specifics"). The table
+// itself (seats, piles, token, bubbles) is drawn by mokochaka/board.js, which the replay shares.
 import { ApiError, postJSON } from "../api.js";
 import { confirmDialog } from "../dialog.js";
-import { h, reducedMotion, svg } from "../dom.js";
+import { h } from "../dom.js";
 import { pageData, t, tn } from "../i18n.js";
 import { RoomSocket } from "../room-socket.js";
 import { levelName } from "../rules-name.js";
 import { bindSpeed } from "../speed.js";
 import { toast } from "../toast.js";
-import { ANIMALS, SPECIALS, cardFace, cardText, parseCard, wordText } from "./cards.js";
+import { MokochakaBoard, eventText, reasonText } from "./board.js";
+import { ANIMALS, SPECIALS, cardFace, wordText } from "./cards.js";
 
 const data = pageData();
 const GAME = data.game ?? "mokochaka";
@@ -28,9 +30,6 @@ const startButton = document.getElementById("start");
 const turn = document.getElementById("turn");
 const turnText = document.getElementById("turn-text");
 const ruleChip = document.getElementById("rule-chip");
-const others = document.getElementById("others");
-const youSeat = document.getElementById("you-seat");
-const pilesBox = document.getElementById("piles");
 const judgeBox = document.getElementById("judge");
 const pad = document.getElementById("pad");
 const assembledBox = document.getElementById("assembled");
@@ -43,10 +42,6 @@ const ANIMAL_KEYS = { 1: "moko", 2: "paka", 3: "pome", 4: "gabu", m: "moko", p: 
 const SPECIAL_KEYS = { 7: "mokochaka", 8: "chakamoko", 9: "chakamokochaka", z: "mokochaka", x: "chakamoko", c: "chakamokochaka" };
 const KEY_OF = { moko: "1", paka: "2", pome: "3", gabu: "4", mokochaka: "7", chakamoko: "8", chakamokochaka: "9" };
 
-const BUBBLE_MS = { slow: 4500, normal: 3000, fast: 2200, instant: 2200 };
-const FLIP_MS = { slow: 700, normal: 420, fast: 220, instant: 0 };
-
-let speed = "normal";
 let room = null; // {room_id, seat (null: watching), ws, players, settings}
 let socket = null;
 let obs = null;
@@ -59,10 +54,16 @@ let ringFrame = 0;
 let lastSettings = null;
 let resultShown = false;
 let lastJudgement = null;
-const bubbleTimers = new Map();
+
+// The table's drawing (seats, piles, token, bubbles): mokochaka/board.js, shared with the replay.
+const board = new MokochakaBoard(document.getElementById("table"), {
+  names: { name: seatName, level: seatLevel },
+  onPile: pressPile,
+  onGive: (seat) => send({ give: seat }),
+});
 
 bindSpeed(document.getElementById("speed"), (value) => {
-  speed = value;
+  board.setSpeed(value);
   play.dataset.speed = value;
 });
 
@@ -285,10 +286,6 @@ function mySeat() {
   return room ? room.seat : null;
 }
 
-function seatCount() {
-  return obs?.seats ?? room?.players?.length ?? 0;
-}
-
 /** Bots get sleepy names (the winner sleeps best), in seat order. */
 function seatName(seat) {
   if (seat === null || seat === undefined) return "";
@@ -308,13 +305,6 @@ function seatLevel(seat) {
   return t("play.bot", { level: levelName(player?.level ?? room?.settings?.level, data.levels) });
 }
 
-/** Seats from the viewer's left, clockwise: the viewer last (drawn at the bottom). */
-function seatOrder() {
-  const n = seatCount();
-  const me = mySeat() ?? 0;
-  return Array.from({ length: n }, (_, k) => (me + 1 + k) % n);
-}
-
 // --- drawing -------------------------------------------------------------------------------
 
 /** What the viewer may do now: "flip", "call", "grab", "take", "give" or "". */
@@ -331,102 +321,9 @@ function render({ flipped = null } = {}) {
   play.dataset.phase = obs.phase;
   play.dataset.act = act;
   play.dataset.flips = String(obs.flips ?? 0);
-  renderSeats(act);
-  renderPiles(act, flipped);
+  board.setSeat(mySeat());
+  board.render(obs, { act, legal, chosen: chosenPiles, flipped });
   renderPad(act);
-}
-
-function renderSeats(act) {
-  const order = seatOrder();
-  const me = mySeat() ?? (order.length ? order[order.length - 1] : 0);
-  const items = order.map((seat) => seatItem(seat, act));
-  others.replaceChildren(...items.slice(0, -1));
-  youSeat.replaceChildren(...items.slice(-1));
-  others.dataset.count = String(items.length - 1);
-  youSeat.dataset.seat = String(me);
-}
-
-function seatItem(seat, act) {
-  const acting = obs.phase === "flip" || obs.phase === "call" ? obs.turn : obs.choice?.seat;
-  const hand = obs.hands?.[seat] ?? 0;
-  const pick = act === "give" && legal.some((action) => action.give === seat);
-  const bubble = h("span", { class: "mk-bubble", "data-bubble": "", hidden: true });
-  const old = document.querySelector(`.mk-seat[data-seat="${seat}"] .mk-bubble`);
-  if (old && !old.hidden) {
-    bubble.hidden = false;
-    bubble.className = old.className;
-    bubble.replaceChildren(...old.childNodes);
-  }
-  const winner = obs.outcome?.winners?.includes(seat);
-  const body = [
-    h(
-      "span",
-      { class: "mk-avatar" },
-      ringSvg(),
-      h("span", { class: "mk-avatar-face", "aria-hidden": "true" }, seatName(seat).slice(0, 1)),
-    ),
-    h(
-      "span",
-      { class: "mk-seat-text" },
-      h("span", { class: "mk-seat-name" }, seatName(seat)),
-      seatLevel(seat) ? h("span", { class: "mk-seat-level" }, seatLevel(seat)) : null,
-      h(
-        "span",
-        { class: "mk-hand", "data-hand": String(hand) },
-        h("span", { class: "mk-hand-icon", "aria-hidden": "true" }),
-        tn("moko.hand", hand),
-      ),
-    ),
-  ];
-  const inner = pick
-    ? h(
-        "button",
-        {
-          class: "mk-seat-body mk-seat-pick",
-          type: "button",
-          "data-give": String(seat),
-          onclick: () => send({ give: seat }),
-          "aria-label": t("moko.give_to", { name: seatName(seat) }),
-        },
-        ...body,
-      )
-    : h("div", { class: "mk-seat-body" }, ...body);
-  return h(
-    "li",
-    {
-      class: [
-        "mk-seat",
-        seat === acting && obs.phase !== "over" && obs.phase !== "preview" ? "mk-seat--acting" : "",
-        seat === mySeat() ? "mk-seat--you" : "",
-        winner ? "mk-seat--winner" : "",
-        obs.phase === "call" && seat === obs.turn ? "mk-seat--calling" : "",
-      ]
-        .filter(Boolean)
-        .join(" "),
-      "data-seat": String(seat),
-    },
-    inner,
-    bubble,
-  );
-}
-
-const RING_R = 27;
-const RING_LENGTH = 2 * Math.PI * RING_R;
-
-function ringSvg() {
-  return svg(
-    "svg",
-    { class: "mk-ring", viewBox: "0 0 60 60", "aria-hidden": "true" },
-    svg("circle", { class: "mk-ring-track", cx: 30, cy: 30, r: RING_R }),
-    svg("circle", {
-      class: "mk-ring-left",
-      cx: 30,
-      cy: 30,
-      r: RING_R,
-      "stroke-dasharray": RING_LENGTH.toFixed(2),
-      transform: "rotate(-90 30 30)",
-    }),
-  );
 }
 
 /** The flipper's ring empties over the 3 seconds from the flip (as this screen saw it). */
@@ -435,14 +332,7 @@ function runRing() {
   const step = () => {
     if (!ring || !obs || obs.phase !== "call") return;
     const left = Math.max(0, 1 - (performance.now() - ring.start) / ring.ms);
-    const seatNode = document.querySelector(`.mk-seat[data-seat="${obs.turn}"]`);
-    const arc = seatNode?.querySelector(".mk-ring-left");
-    if (arc) {
-      arc.style.strokeDashoffset = String((RING_LENGTH * (1 - left)).toFixed(2));
-      seatNode.dataset.left = left.toFixed(2);
-      seatNode.classList.toggle("mk-seat--late", left <= 0);
-      seatNode.classList.toggle("mk-seat--hurry", left > 0 && left < 0.34);
-    }
+    board.setRing(obs.turn, left);
     if (left > 0) ringFrame = requestAnimationFrame(step);
   };
   step();
@@ -451,71 +341,6 @@ function runRing() {
 function stopRing() {
   cancelAnimationFrame(ringFrame);
   ring = null;
-}
-
-function renderPiles(act, flipped) {
-  const takeable = new Set();
-  if (act === "take") for (const action of legal) for (const i of action.take) takeable.add(i);
-  const flippable = new Set(act === "flip" ? legal.map((action) => action.flip) : []);
-  const piles = (obs.piles ?? []).map((pile, i) => {
-    const card = pile.top;
-    const parsed = parseCard(card);
-    const can = flippable.has(i) || takeable.has(i);
-    const label = parsed
-      ? t("moko.pile", { n: i + 1, card: cardText(card), size: pile.size })
-      : t("moko.pile_empty", { n: i + 1 });
-    const face = h("span", { class: "mk-pile-card" }, cardFace(card, { label }));
-    if (flipped && flipped.pile === i && FLIP_MS[speed] && !reducedMotion()) {
-      face.classList.add("mk-flipping");
-      face.style.setProperty("--mk-flip-ms", `${FLIP_MS[speed]}ms`);
-    }
-    const attrs = {
-      class: [
-        "mk-pile",
-        can ? "mk-pile--legal" : "",
-        chosenPiles.includes(i) ? "mk-pile--chosen" : "",
-        flipped && flipped.pile === i ? "mk-pile--new" : "",
-      ]
-        .filter(Boolean)
-        .join(" "),
-      "data-pile": String(i),
-      "data-card": card ?? "",
-    };
-    const size = h("span", { class: "mk-pile-size" }, tn("moko.pile_size", pile.size));
-    const key = h("kbd", { class: "mk-pile-key" }, String(i + 1));
-    if (can) {
-      return h(
-        "button",
-        {
-          ...attrs,
-          type: "button",
-          onclick: () => pressPile(i),
-          "aria-label": act === "flip" ? t("moko.flip_onto", { n: i + 1 }) : t("moko.take_pile", { n: i + 1, label }),
-          "aria-pressed": act === "take" ? String(chosenPiles.includes(i)) : null,
-        },
-        face,
-        size,
-        key,
-      );
-    }
-    return h("div", attrs, face, size);
-  });
-  const token = h(
-    "div",
-    { class: "mk-token", "data-race": obs.window_end ? "open" : "" },
-    svg(
-      "svg",
-      { viewBox: "0 0 60 60", "aria-hidden": "true" },
-      svg("circle", { class: "mk-token-disc", cx: 30, cy: 30, r: 26 }),
-      svg("path", {
-        class: "mk-token-mark",
-        d: "M30 14 l4.5 10 l11 1.2 l-8.2 7.4 l2.4 10.8 l-9.7 -5.6 l-9.7 5.6 l2.4 -10.8 l-8.2 -7.4 l11 -1.2 z",
-      }),
-    ),
-    h("span", { class: "visually-hidden" }, t("moko.token")),
-  );
-  // The token sits between the piles: pile 1, token, piles 2 and 3 on a phone's single row.
-  pilesBox.replaceChildren(piles[0] ?? "", token, ...piles.slice(1));
 }
 
 function pressPile(i) {
@@ -695,119 +520,14 @@ document.addEventListener("keydown", (event) => {
 
 // --- what happened: speech bubbles and the log ------------------------------------------------
 
-const REASON_KEYS = {
-  wrong_call: "moko.reason.wrong_call",
-  too_slow: "moko.reason.too_slow",
-  false_grab: "moko.reason.false_grab",
-  wrong_special: "moko.reason.wrong_special",
-};
-
-function quoted(word) {
-  return t("moko.quote", { word: wordText(word) });
-}
-
-function pileList(piles) {
-  return piles.map((i) => i + 1).join(t("moko.and"));
-}
-
-/** One event in plain words for the log, and the bubble it puts over a seat (if any). */
-function describe(event) {
-  const name = seatName(event.seat);
-  switch (event.type) {
-    case "start":
-      return { line: t("moko.ev.start", { name }), bubble: [event.seat, t("moko.bubble.start"), "start"] };
-    case "flip":
-      return {
-        line: t(event.auto ? "moko.ev.flip_auto" : "moko.ev.flip", {
-          name,
-          card: cardText(event.card),
-          n: event.pile + 1,
-        }),
-      };
-    case "call":
-      return { line: t("moko.ev.call", { name, word: quoted(event.word) }), bubble: [event.seat, quoted(event.word), "call"] };
-    case "grab":
-      return {
-        line: t("moko.ev.grab", { name, word: quoted(event.word) }),
-        bubble: [event.seat, t("moko.bubble.grab", { word: quoted(event.word) }), "grab"],
-      };
-    case "judgement": {
-      const right = (event.correct ?? []).map(quoted).join(t("moko.or"));
-      return { line: t("moko.ev.judgement", { right }), judge: right };
-    }
-    case "token":
-      return {
-        line: t("moko.ev.token", { name, word: quoted(event.word) }),
-        bubble: [event.seat, t("moko.bubble.token"), "token"],
-      };
-    case "penalty": {
-      const reason = t(REASON_KEYS[event.reason] ?? "moko.reason.other", {
-        right: (lastJudgement ?? []).map(quoted).join(t("moko.or")),
-      });
-      return {
-        line: t("moko.ev.penalty", { name, reason }),
-        bubble: [event.seat, t("moko.bubble.penalty", { reason }), "penalty"],
-      };
-    }
-    case "take":
-      return {
-        line:
-          tn("moko.ev.take", event.cards, { name, piles: pileList(event.piles ?? []) }) +
-          (event.how === "timeout" ? t("moko.ev.timeout") : ""),
-        bubble: [event.seat, tn("moko.bubble.take", event.cards), "take"],
-      };
-    case "bonus":
-      return {
-        line: tn("moko.ev.bonus", event.cards, { name }),
-        bubble: [event.seat, tn("moko.bubble.bonus", event.cards), "take"],
-      };
-    case "give":
-      if (event.to === null || event.to === undefined) return { line: t("moko.ev.give_none", { name }) };
-      return {
-        line:
-          tn("moko.ev.give", event.cards, { name, to: seatName(event.to) }) +
-          (event.how === "timeout" ? t("moko.ev.timeout") : ""),
-        bubble: [event.seat, tn("moko.bubble.give", event.cards, { to: seatName(event.to) }), "give"],
-      };
-    case "end":
-      return { line: t("moko.ev.end", { names: (event.emptied ?? []).map(seatName).join(t("moko.and")) }) };
-    default:
-      return { line: event.type };
-  }
-}
-
 function tell(event, { quiet = false } = {}) {
   if (event.type === "judgement") lastJudgement = event.correct ?? [];
-  const { line, bubble, judge } = describe(event);
+  const { line, bubble, judge } = eventText(event, { name: seatName, right: lastJudgement ?? [] });
   log.prepend(h("li", { class: `mk-log-line mk-log-line--${event.type}`, "data-event": event.type, "data-n": String(event.n) }, line));
   while (log.children.length > 60) log.lastElementChild.remove();
   if (quiet) return;
-  if (judge) showJudge(judge);
-  if (bubble) showBubble(...bubble);
-}
-
-function showBubble(seat, text, kind) {
-  const node = document.querySelector(`.mk-seat[data-seat="${seat}"] .mk-bubble`);
-  if (!node) return;
-  node.className = `mk-bubble mk-bubble--${kind}`;
-  node.textContent = text;
-  node.hidden = false;
-  clearTimeout(bubbleTimers.get(seat));
-  bubbleTimers.set(
-    seat,
-    setTimeout(() => {
-      const current = document.querySelector(`.mk-seat[data-seat="${seat}"] .mk-bubble`);
-      if (current) current.hidden = true;
-    }, BUBBLE_MS[speed] ?? 3000),
-  );
-}
-
-let judgeTimer = 0;
-function showJudge(right) {
-  judgeBox.replaceChildren(h("span", { class: "mk-judge-text" }, t("moko.judge", { right })));
-  judgeBox.hidden = false;
-  clearTimeout(judgeTimer);
-  judgeTimer = setTimeout(() => (judgeBox.hidden = true), (BUBBLE_MS[speed] ?? 3000) + 800);
+  if (judge) board.judge(judge);
+  if (bubble) board.bubble(...bubble);
 }
 
 // --- the turn line and the end -------------------------------------------------------------
@@ -829,7 +549,7 @@ function turnWords() {
         : ["them", t("moko.turn.take", { name })];
     case "give":
       return act === "give"
-        ? ["you", t("moko.turn.give_you", { reason: t(REASON_KEYS[obs.choice.reason] ?? "moko.reason.other", { right: (lastJudgement ?? []).map(quoted).join(t("moko.or")) }) })]
+        ? ["you", t("moko.turn.give_you", { reason: reasonText(obs.choice.reason, lastJudgement ?? []) })]
         : ["them", t("moko.turn.give", { name })];
     default:
       return ["wait", t("play.connecting")];

@@ -5,6 +5,7 @@
 // backs. Also the replay viewer's board (`show`, `play`, `skip`, `busy`, `timing`, `describe`).
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
+import { ruleName } from "../rules-name.js";
 import { cardName, cardSVG, doraName, sticks } from "./cards.js";
 
 const PAUSE = { slow: 900, normal: 450, fast: 180, instant: 0 };
@@ -404,4 +405,29 @@ export function meldView(set, { points = null } = {}) {
     ),
     h("span", { class: "mj-meld-cards" }, ...cards),
   );
+}
+
+// --- the replay viewer's module contract (replay.js): mountReplay, describe, summary ---------
+
+/** The table mounted for the replay (describe words frames from its side). */
+let replayTable = null;
+
+/** Draw the replay's table in `stage`, seats named from the viewer's side. */
+export function mountReplay(stage, { seat, name }) {
+  const root = h("div", { class: "momojan", id: "board" });
+  stage.append(root);
+  replayTable = new MomojanTable(root, { seat, names: [name(0), name(1)] });
+  return replayTable;
+}
+
+/** What a replay frame shows: its last event in words. */
+export function describe(frame) {
+  return replayTable?.describe(frame) || t("replay.start");
+}
+
+/** The line under the replay's title: the opponent and who dealt first. */
+export function summary({ options, optionSpecs, level, viewer }) {
+  const vs = t("replay.vs", { rules: ruleName(options, optionSpecs), level });
+  const order = viewer === null ? null : t(`replay.order.${viewer === 0 ? "first" : "second"}`);
+  return [vs, order].filter(Boolean).join(t("replay.sep"));
 }
