@@ -44,4 +44,4 @@ def get_game(name: str) -> Game[Any]:
     try:
         return _ENGINES[name]
     except KeyError:
-        raise KeyError(f"unknown game {name!r}; known: {game_names()}") from None
+        raise KeyError(f"unknown game {name!r}; known: {engine_names()}") from None

@@ -17,6 +17,7 @@ from asobiba.games import game_names, get_game
 from asobiba.server.identity import ensure_player_id, player_id
 from asobiba.server.records import game_list, summarize
 from asobiba.server.recovery import states
+from asobiba.server.store import StoredRoom
 
 router = APIRouter(prefix="/api")
 
@@ -108,7 +109,7 @@ async def my_rooms(
     _game(game)
     person = player_id(request)
     if person is None:
-        return {"rooms": []}
+        return {"mine": mine, "rooms": []}
     store = request.app.state.hub.store
     rooms = await asyncio.to_thread(store.unfinished_rooms, person, game)
     listed = []
@@ -122,11 +123,22 @@ async def my_rooms(
                 "options": room.options,
                 "level": next((spec["bot"] for spec in room.seats if "bot" in spec), None),
                 "seat": seat,
-                "moves": room.moves,
                 "created_at": room.created_at.isoformat(),
             }
         )
     return {"mine": mine, "rooms": listed}
+
+
+def _frames(game: Game[Any], stored: StoredRoom, viewer: int | None) -> list[dict[str, Any]]:
+    """Every view ``viewer`` had, in order, each once: an event that changed nothing it may see
+    (a secret pass in a claim window) adds no frame, so the frames do not count those either.
+    Run off the event loop: a long game takes a while to replay."""
+    frames: list[dict[str, Any]] = []
+    for state in states(game, stored):
+        seen = game.observe(state, viewer)
+        if not frames or seen != frames[-1]:
+            frames.append(seen)
+    return frames
 
 
 @router.get("/records/{game_name}")
@@ -159,7 +171,7 @@ async def replay(room_id: str, request: Request) -> dict[str, Any]:
         (i for i, spec in enumerate(stored.seats) if spec.get("player") == person), None
     )
     game = get_game(stored.game)
-    frames = [game.observe(state, seat_of_viewer) for state in states(game, stored)]
+    frames = await asyncio.to_thread(_frames, game, stored, seat_of_viewer)
     level = next((spec["bot"] for spec in stored.seats if "bot" in spec), None)
     return {
         "game": stored.game,

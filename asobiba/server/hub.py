@@ -62,7 +62,9 @@ class Hub:
             stored = await asyncio.to_thread(self.store.load_room, room_id)
             if stored is None:
                 return None
-            room = Room(stored, self._games(stored.game), self.store, self._choose)
+            # Replaying a long log is CPU work: off the event loop, like the store's reads.
+            game = self._games(stored.game)
+            room = await asyncio.to_thread(Room, stored, game, self.store, self._choose)
             await asyncio.to_thread(finish_if_over, self.store, room.game, stored, room.state)
             self._rooms[room_id] = room
             room.schedule()

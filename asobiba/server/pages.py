@@ -30,6 +30,8 @@ from asobiba.server.store import RoomBrief, Store
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 TEMPLATES_DIR = WEB_DIR / "templates"
 STATIC_DIR = WEB_DIR / "static"
+PLAY_LAYOUT = "/static/css/mancala.css"
+"""The sheet holding the play and replay pages' shared layout (the first game's, for now)."""
 I18N_DIR = WEB_DIR / "i18n"
 GAMES_DIR = Path(__file__).resolve().parent.parent / "games"
 
@@ -270,7 +272,11 @@ def room(request: Request, game: str, room_id: str) -> Response:
         (i for i, spec in enumerate(brief.seats) if person and spec.get("player") == person), None
     )
     level = next((spec["bot"] for spec in brief.seats if "bot" in spec), None)
-    order = {0: "first", 1: "second"}.get(seat, "first") if seat is not None else None
+    # Two players choose first or second; a bigger table seats the person at random.
+    two = get_game(game).max_seats == 2
+    order = (
+        None if seat is None else ("second" if two and seat == 1 else "first" if two else "random")
+    )
     # A rematch starts from these settings: only the options the site offers (the resolved
     # options also hold engine-only ones, which POST /api/rooms refuses).
     offered = {spec.key for spec in get_game(game).options_spec() if spec.ui}
@@ -288,7 +294,12 @@ def room(request: Request, game: str, room_id: str) -> Response:
             "seat": seat,
             "ws": f"/ws/rooms/{brief.id}",
             "players": [{"kind": "bot" if "bot" in spec else "human"} for spec in brief.seats],
-            "settings": {"options": options, "level": level, "order": order},
+            "settings": {
+                "options": options,
+                "level": level,
+                "order": order,
+                "players": len(brief.seats),
+            },
         },
     )
 
@@ -340,10 +351,11 @@ def replay(request: Request, room_id: str) -> Response:
         name: {"options": _options_json(name), "levels": _levels_json(name)}
         for name in game_names()
     }
-    # mancala.css lays out the replay page; a game with its own sheet styles its board with it.
-    sheets = []
-    if brief.game != "mancala" and (STATIC_DIR / "css" / f"{brief.game}.css").is_file():
-        sheets.append(f"/static/css/{brief.game}.css")
+    # The play and replay layout lives in PLAY_LAYOUT; a game with its own sheet adds it.
+    sheets = [PLAY_LAYOUT]
+    own = f"/static/css/{brief.game}.css"
+    if own not in sheets and (STATIC_DIR / "css" / f"{brief.game}.css").is_file():
+        sheets.append(own)
     return _render(
         request, "replay.html", "replay", room_id=room_id, games=games, stylesheets=sheets
     )

@@ -218,6 +218,7 @@ class Room:
 
     async def _fire_timer(self) -> None:
         async with self.lock:
+            self._timer = None  # fired: the room is idle again unless something re-arms it
             due = self.game.deadline(self.state)
             if due is None:
                 return

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from asobiba.server.db import Player, Result, RoomEvent, RoomRow
@@ -150,13 +150,8 @@ class Store:
             row = session.get(RoomRow, room_id)
             if row is None:
                 return None
-            moves = session.scalar(
-                select(func.count()).select_from(RoomEvent).where(RoomEvent.room_id == room_id)
-            )
             finished = row.finished_at is not None
-            return RoomBrief(
-                row.id, row.game, row.options, row.seats, row.created_at, moves or 0, finished
-            )
+            return RoomBrief(row.id, row.game, row.options, row.seats, row.created_at, finished)
 
     def unfinished_rooms(self, player_id: str, game: str, limit: int = 20) -> list[RoomBrief]:
         """The player's unfinished rooms of one game, newest first.
@@ -174,23 +169,8 @@ class Store:
             mine = [
                 row for row in rows if any(seat.get("player") == player_id for seat in row.seats)
             ][:limit]
-            counts = dict(
-                session.execute(
-                    select(RoomEvent.room_id, func.count())
-                    .where(RoomEvent.room_id.in_([row.id for row in mine]))
-                    .group_by(RoomEvent.room_id)
-                ).all()
-            )
             return [
-                RoomBrief(
-                    row.id,
-                    row.game,
-                    row.options,
-                    row.seats,
-                    row.created_at,
-                    counts.get(row.id, 0),
-                    False,
-                )
+                RoomBrief(row.id, row.game, row.options, row.seats, row.created_at, False)
                 for row in mine
             ]
 
@@ -204,6 +184,4 @@ class RoomBrief:
     options: dict[str, Any]
     seats: list[dict[str, Any]]
     created_at: datetime
-    moves: int
-    """Events applied so far."""
     finished: bool

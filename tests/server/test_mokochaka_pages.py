@@ -62,6 +62,9 @@ def test_a_mokochaka_game_has_an_address_and_spectators_watch(
     assert data["room"]["seat"] == room["seat"]
     assert len(data["room"]["players"]) == 4
     assert data["seats"]["max"] == 6
+    # "Same settings again" seats four again, at random (first/second mean nothing at four).
+    assert data["room"]["settings"]["players"] == 4
+    assert data["room"]["settings"]["order"] == "random"
     assert 'id="pad"' in response.text, "the seated guest gets the call pad"
     with another_guest(sqlite_url) as other:
         watched = other.get(f"/games/mokochaka/{room['room_id']}")

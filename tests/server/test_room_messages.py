@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import random
 from pathlib import Path
 from typing import Any
@@ -19,9 +20,11 @@ import pytest
 
 from asobiba.core.bots import Timed
 from asobiba.core.errors import GameError
-from asobiba.server import rooms
+from asobiba.games import get_game
+from asobiba.server import api, rooms
 from asobiba.server.hub import Hub
 from asobiba.server.protocol import RoomError
+from asobiba.server.recovery import states
 from tests.server.test_rooms import Watcher, make_store
 
 CASES = [
@@ -114,3 +117,43 @@ def test_every_message_is_the_receivers_own_view(
         return total
 
     assert asyncio.run(scenario()) > games * seats
+
+
+def test_a_replay_has_one_frame_per_view_so_it_counts_no_secret_answers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A MICHIKAKE claim window's passes change no spectator's view: the replay shows each view
+    once, so its length does not tell how many answers came in."""
+    clock = Clock()
+    monkeypatch.setattr(rooms.time, "time", clock.time)
+    store = make_store(tmp_path)
+
+    async def scenario() -> str:
+        hub = Hub(store, no_bots)
+        people = [{"player": f"p{seat}"} for seat in range(3)]
+        room = await hub.create("michikake", {"short_pile": 8}, people, 7)
+        rng = random.Random(7)
+        while not room.over:
+            movers = sorted(room.game.to_move(room.state))
+            due = room.game.deadline(room.state)
+            if not movers and due is not None:
+                clock.now = max(clock.now, due)
+                async with room.lock:
+                    await room._commit(None, None)
+                continue
+            seat = rng.choice(movers)
+            with contextlib.suppress(GameError, RoomError):
+                await room.act(seat, rng.choice(room.game.legal_actions(room.state, seat)))
+            clock.now += 0.5
+        await hub.close()
+        return room.id
+
+    room_id = asyncio.run(scenario())
+    stored = store.load_room(room_id)
+    assert stored is not None
+    game = get_game("michikake")
+    views = [game.observe(state, None) for state in states(game, stored)]
+    frames = api._frames(game, stored, None)
+    assert all(a != b for a, b in itertools.pairwise(frames))
+    assert frames == [v for k, v in enumerate(views) if k == 0 or v != views[k - 1]]
+    assert len(frames) < len(views), "some events (passes) changed nothing a spectator sees"

@@ -232,7 +232,6 @@ function unfinishedTable(rooms, info) {
       cell("records.col.rules", ruleName(room.options ?? {}, info.options), { wide: true }),
       cell("records.col.level", levelName(room.level, info.levels)),
       cell("records.col.seat", seatName(room.seat)),
-      cell("records.col.moves", room.moves, { numeric: true }),
       cell(
         "records.continue",
         h("a", { class: "btn btn--small btn--primary", href: room.url }, t("records.continue")),
@@ -250,7 +249,6 @@ function unfinishedTable(rooms, info) {
         ["records.col.rules"],
         ["records.col.level"],
         ["records.col.seat"],
-        ["records.col.moves", true],
         ["records.continue"],
       ),
       h("tbody", {}, rows),
