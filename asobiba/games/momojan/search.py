@@ -11,6 +11,7 @@ playouts short on a slow or busy machine.
 
 from __future__ import annotations
 
+import math
 import random
 import time as _time
 from collections.abc import Callable
@@ -44,6 +45,8 @@ CANDIDATES = 3
 """Actions the search compares: the ukeire player's best few."""
 MARGIN = 0.75
 """Candidates valued this much worse (in shanten) than the best are not tried."""
+CONFIDENCE = 1.5
+"""Standard errors by which another candidate must beat the ukeire player's choice."""
 PLAYOUT_PLIES = 400
 """A safety cap on one playout's length (a round takes well under 100 plies)."""
 
@@ -73,7 +76,7 @@ class SearchBot(GreedyBot):
             return candidates[0] if candidates else super()._choose(view, legal, rng)
         seat = view.seat
         before = view.observation["points"][seat]
-        totals = [0.0] * len(candidates)
+        gains: list[list[int]] = [[] for _ in candidates]
         done = 0
         play_rng = _rng(self.seed, view.observation, "search")
         while done < self.level.rollouts:
@@ -81,15 +84,14 @@ class SearchBot(GreedyBot):
             seed = play_rng.randrange(1 << 30)
             for i, action in enumerate(candidates):
                 after = _GAME.apply(world, seat, action)
-                totals[i] += _playout(after, seat, random.Random(seed)) - before
+                gains[i].append(_playout(after, seat, random.Random(seed)) - before)
                 self.playouts += 1
             done += 1
             # Stop before a further deal would overrun the clock (each takes about as long).
             spent = self.clock() - started
             if self.budget and spent + spent / done > self.budget:
                 break
-        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
-        return candidates[best]
+        return candidates[_confident_best(gains)]
 
     def _candidates(self, view: _View, legal: list[Action], rng: random.Random) -> list[Action]:
         """The ukeire player's choice first, then its next best within ``MARGIN``."""
@@ -123,6 +125,23 @@ class SearchBot(GreedyBot):
             if action not in out:
                 out.append(action)
         return out
+
+
+def _confident_best(gains: list[list[int]]) -> int:
+    """The candidate to play: the first (the ukeire player's choice) unless another gains more
+    on the same deals by more than ``CONFIDENCE`` standard errors of the paired difference."""
+    best, best_mean = 0, 0.0
+    base = gains[0]
+    for i in range(1, len(gains)):
+        diffs = [a - b for a, b in zip(gains[i], base, strict=True)]
+        n = len(diffs)
+        if n < 2:
+            continue
+        mean = sum(diffs) / n
+        spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
+        if mean > best_mean and mean > CONFIDENCE * spread:
+            best, best_mean = i, mean
+    return best
 
 
 def _playout(state: MomojanState, seat: int, rng: random.Random) -> int:
