@@ -43,9 +43,9 @@ from asobiba.games.momojan.sample import sample_state
 _GAME = Momojan()
 CANDIDATES = 3
 """Actions the search compares: the ukeire player's best few."""
-MARGIN = 0.75
+MARGIN = 1.0
 """Candidates valued this much worse (in shanten) than the best are not tried."""
-CONFIDENCE = 1.5
+CONFIDENCE = 1.0
 """Standard errors by which another candidate must beat the ukeire player's choice."""
 PLAYOUT_PLIES = 400
 """A safety cap on one playout's length (a round takes well under 100 plies)."""
