@@ -1,4 +1,5 @@
-"""The searching level: determinized rollouts over deals sampled from the bot's own observation.
+"""A searching level, not offered yet: determinized rollouts over deals sampled from the bot's
+own observation.
 
 The ukeire player (bots.GreedyBot) names its best few actions; each is tried on the same sampled
 deals (``sample.sample_state``: the unseen cards shuffled into the opponent's hand, the piles and
@@ -41,6 +42,22 @@ from asobiba.games.momojan.rules import (
 from asobiba.games.momojan.sample import sample_state
 
 _GAME = Momojan()
+EXPERT = Level(
+    id="expert",
+    name_ja="すごい",
+    name_en="Expert",
+    style="search",
+    slip=0.0,
+    call=1.0,
+    samples=16,
+    rollouts=24,
+    time=0.6,
+    source="designed",
+    reason="Not offered: in 100 duplicate games it scored 51-49 against Strong.",
+    reason_ja="未公開：「つよい」との100局で51勝49敗でした。",
+)
+"""The searching level as measured (docs/STRENGTH.md); not in data.toml, so not offered,
+until it beats the strong level. Tests and bench/ build it from here."""
 CANDIDATES = 3
 """Actions the search compares: the ukeire player's best few."""
 MARGIN = 1.0
