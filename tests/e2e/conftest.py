@@ -141,7 +141,7 @@ def new_page(browser: Any, site: str) -> Iterator[Any]:
         context.add_cookies([{"name": "lang", "value": lang, "url": base}])
         contexts.append(context)
         page = context.new_page()
-        page.set_default_timeout(20_000)
+        page.set_default_timeout(30_000)  # a ceiling for a busy 2-core machine, not a timing test
         page.on("pageerror", lambda error: errors.append(f"pageerror: {error}"))
         page.on(
             "console",

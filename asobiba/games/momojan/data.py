@@ -1,4 +1,5 @@
-"""Loads data.toml: MOMOJAN's numbers, the yaku table, the set bonuses and the designed rules."""
+"""Loads data.toml: MOMOJAN's numbers, the yaku table, the set bonuses, the designed rules and
+the bot levels."""
 
 from __future__ import annotations
 
@@ -71,6 +72,30 @@ class Rule:
     reason: str
 
 
+@dataclass(frozen=True)
+class Level:
+    """One computer opponent; data.toml explains each field and why it has its value."""
+
+    id: str
+    name_ja: str
+    name_en: str
+    style: str
+    """``"beginner"``, ``"greedy"``, ``"ukeire"`` or ``"search"`` (the class in bots.py)."""
+    slip: float
+    """Chance that a discard is drawn among the reasonable ones instead of the best."""
+    call: float
+    """Chance of taking a ポン/チー or 開 the level judges worth taking."""
+    samples: int
+    """Random draws of three that judge "draw three" against discarding."""
+    rollouts: int
+    """Search only: sampled deals a decision (each candidate played out once on each)."""
+    time: float
+    """Search only: seconds a decision may take."""
+    source: str
+    reason: str
+    reason_ja: str
+
+
 def _load() -> dict[str, Any]:
     text = resources.files(__package__).joinpath("data.toml").read_text(encoding="utf-8")
     return tomllib.loads(text)
@@ -82,3 +107,5 @@ YAKU: tuple[Yaku, ...] = tuple(Yaku(**entry) for entry in _DATA["yaku"])
 YAKU_BY_ID: dict[str, Yaku] = {yaku.id: yaku for yaku in YAKU}
 BONUSES: tuple[Bonus, ...] = tuple(Bonus(**entry) for entry in _DATA["bonus"])
 RULES: tuple[Rule, ...] = tuple(Rule(**entry) for entry in _DATA["rule"])
+LEVELS: tuple[Level, ...] = tuple(Level(**entry) for entry in _DATA["levels"])
+LEVEL_BY_ID: dict[str, Level] = {level.id: level for level in LEVELS}

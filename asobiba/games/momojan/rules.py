@@ -20,12 +20,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from asobiba.core.bots import Bot, RandomBot
+from asobiba.core.bots import Bot
 from asobiba.core.errors import IllegalAction, InvalidOptions
 from asobiba.core.game import DesignedValue, RecordField
 from asobiba.core.options import OptionSpec, resolve_options
 from asobiba.games.momojan.cards import DECK, Card, is_card, is_peach, sort_cards
-from asobiba.games.momojan.data import BONUSES, NUMBERS, RULES, YAKU
+from asobiba.games.momojan.data import BONUSES, NUMBERS, RULES, YAKU, Level
+from asobiba.games.momojan.data import LEVELS as BOT_LEVELS
 from asobiba.games.momojan.hand import hand_waits, is_complete, sets_in, sets_with
 from asobiba.games.momojan.scoring import Meld, Score, Win, score
 
@@ -45,9 +46,8 @@ ACTION_KEYS: dict[str, frozenset[str]] = {
     "discard": frozenset({"type", "card", "riichi"}),
 }
 
-LEVELS = ["random"]
-"""Bots are a later task: one honest level, a uniformly random legal player (RandomBot)."""
-LEVEL_NAMES = {"random": {"ja": "ランダム", "en": "Random"}}
+LEVELS = [level.id for level in BOT_LEVELS]
+"""The computer opponents, weakest first (data.toml ``[[levels]]``, bots.py)."""
 
 OPTIONS: list[OptionSpec] = [
     OptionSpec(
@@ -226,7 +226,7 @@ class Momojan:
         return resolve_options(OPTIONS, options)
 
     def level_names(self) -> dict[str, dict[str, str]]:
-        return {level: dict(LEVEL_NAMES[level]) for level in LEVELS}
+        return {level.id: {"ja": level.name_ja, "en": level.name_en} for level in BOT_LEVELS}
 
     def designed_values(self) -> list[DesignedValue]:
         rows = [
@@ -258,6 +258,15 @@ class Momojan:
                 reason={"ja": r.reason_ja, "en": r.reason},
             )
             for r in RULES
+        ]
+        rows += [
+            DesignedValue(
+                name={"ja": f"強さ：{level.name_ja}", "en": f"Strength: {level.name_en}"},
+                value=_level_in_words(level),
+                source=level.source,
+                reason={"ja": level.reason_ja, "en": level.reason},
+            )
+            for level in BOT_LEVELS
         ]
         return rows
 
@@ -400,9 +409,37 @@ class Momojan:
         return state
 
     def make_bot(self, level: str, seed: int) -> Bot:
-        if level not in LEVELS:
-            raise ValueError(f"unknown level {level!r}; known: {LEVELS}")
-        return RandomBot(seed)
+        from asobiba.games.momojan.bots import make_bot
+
+        return make_bot(level, seed)
+
+
+def _level_in_words(level: Level) -> dict[str, str]:
+    """A level's way of playing in plain words for the rule page; docs/STRENGTH.md has the
+    machine's figures."""
+    if level.style == "beginner":
+        return {
+            "ja": f"ペアと連番を残し、浮いた札を適当に捨てる（{level.slip:.0%}はうっかり）。"
+            f"鳴きと開は{level.call:.0%}だけ",
+            "en": f"Keeps pairs and runs and throws a loose card at random ({level.slip:.0%} "
+            f"of discards are slips); takes a call or 開 {level.call:.0%} of the time",
+        }
+    if level.style == "greedy":
+        return {
+            "ja": "アガリまでの枚数（シャンテン数）がいちばん少なくなる手。守りなし",
+            "en": "The move that leaves it fewest cards from a win (shanten); no defence",
+        }
+    if level.style == "ukeire":
+        return {
+            "ja": "シャンテン数に加えて、手を進める見えない札の枚数を数える。リーチには守る",
+            "en": "Shanten, then the most unseen cards that move the hand on; defends a riichi",
+        }
+    return {
+        "ja": f"見えない札の配置を{level.rollouts}通りまで想像し、候補ごとに局の終わりまで"
+        f"試す（1手{level.time:g}秒まで）",
+        "en": f"Imagines up to {level.rollouts} deals of the unseen cards and plays each "
+        f"candidate out to the end of the round (up to {level.time:g} s a move)",
+    }
 
 
 def _legal(state: MomojanState, seat: int, want: dict[str, Any] | None) -> list[dict[str, Any]]:

@@ -139,13 +139,3 @@ def test_a_finished_game_refuses_every_action() -> None:
         GAME.apply(over, 0, draw(0))
     assert GAME.to_move(over) == frozenset()
     assert json.loads(json.dumps(GAME.outcome(over))) == GAME.outcome(over)
-
-
-def test_the_random_level_is_the_one_bot_and_plays_legal_moves() -> None:
-    assert GAME.levels == ["random"]
-    assert GAME.level_names() == {"random": {"ja": "ランダム", "en": "Random"}}
-    bot = GAME.make_bot("random", 1)
-    legal = GAME.legal_actions(START, 0)
-    assert bot.choose(GAME.observe(START, 0), legal) in legal
-    with pytest.raises(ValueError, match="unknown level"):
-        GAME.make_bot("strong", 1)

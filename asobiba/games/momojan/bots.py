@@ -1,0 +1,390 @@
+"""MOMOJAN's computer opponents, tuned by the levels in data.toml.
+
+A bot sees one seat's observation and its legal actions, nothing else: the unseen cards are the
+deck less its own hand, both rivers, every open set and the dora indicator. Its random choices
+come from a generator seeded by the bot's seed and the observation, so a decision is a pure
+function of (seed, observation): a replay, a restarted server or another worker process gets the
+same one (the searching level also stops on its clock on a slow machine).
+
+The hand measure is a shanten for this game: a win needs at least 3 sets (open ones count) and a
+head, and every card in the hand must be used, so a hand of ``n`` cards holds ``(n - 1) // 3``
+sets and a head at the win. When the open sets and those cannot reach 3 (7 cards and nothing
+open), the hand must grow by a 開, ポン or チー and a draw of three, and is measured as if it had
+to hold the missing set too. ``shanten`` is 0 when one card wins, -1 for a winning shape.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import replace
+from functools import lru_cache
+from itertools import combinations
+from typing import Any
+
+from asobiba.core.bots import Bot
+from asobiba.core.errors import InvalidOptions
+from asobiba.games.momojan.cards import DECK, KINDS, Card, is_dora, is_fruit, is_peach, sort_cards
+from asobiba.games.momojan.data import LEVEL_BY_ID, Level
+from asobiba.games.momojan.hand import SETS_TO_WIN, head_ok, set_kind
+
+Action = dict[str, Any]
+
+KAI_TIE = 0.001
+"""Added to a 開's value: on a tie the hand stays closed and flexible."""
+
+_SETS: frozenset[tuple[Card, Card, Card]] = frozenset(
+    (a, b, c) for a, b, c in combinations(sort_cards(DECK), 3) if set_kind((a, b, c)) is not None
+)
+"""Every set as its three cards in sorting order (pictures repeat)."""
+_PARTIALS: frozenset[tuple[Card, Card]] = frozenset(
+    pair for trio in _SETS for pair in ((trio[0], trio[1]), (trio[0], trio[2]), (trio[1], trio[2]))
+)
+"""Every two cards (sorted) that a third card makes a set."""
+_PAIRS_WITH: dict[Card, tuple[tuple[Card, Card], ...]] = {
+    card: tuple(
+        sorted(
+            {
+                tuple(x for i, x in enumerate(trio) if i != trio.index(card))  # type: ignore[misc]
+                for trio in _SETS
+                if card in trio
+            }
+        )
+    )
+    for card in KINDS
+}
+"""For each card, every two cards that make a set with it."""
+_HEAD_WITH: dict[Card, tuple[Card, ...]] = {
+    card: tuple(k for k in KINDS if head_ok(card, k)) for card in KINDS
+}
+_HEADS: frozenset[tuple[Card, Card]] = frozenset(
+    (a, b) for a in KINDS for b in _HEAD_WITH[a] if KINDS.index(a) <= KINDS.index(b)
+)
+"""Every head as its two cards in sorting order."""
+_NEAR: dict[Card, frozenset[Card]] = {
+    card: frozenset(x for pair in _PAIRS_WITH[card] for x in pair) | frozenset(_HEAD_WITH[card])
+    for card in KINDS
+}
+"""For each card, every card that shares a set, a partial set or a head with it."""
+
+
+def make_bot(
+    level: str, seed: int, *, time: float | None = None, rollouts: int | None = None
+) -> Bot:
+    """The bot of ``level`` (an id from data.toml). ``time`` and ``rollouts`` override a
+    searching level's clock and sampled deals: tests use a few deals and no clock, so they are
+    fast and do not depend on the machine; bench/ measures the level's own budget."""
+    try:
+        spec = LEVEL_BY_ID[level]
+    except KeyError:
+        raise InvalidOptions(
+            f"unknown momojan bot level {level!r}; known: {list(LEVEL_BY_ID)}"
+        ) from None
+    if spec.style == "beginner":
+        return BeginnerBot(spec, seed)
+    if spec.style == "search":
+        from asobiba.games.momojan.search import SearchBot
+
+        if rollouts is not None:
+            spec = replace(spec, rollouts=rollouts)
+        return SearchBot(spec, seed, time=time)
+    return GreedyBot(spec, seed)
+
+
+# --- hand measures -----------------------------------------------------------------------------
+
+
+def hand_capacity(size: int) -> int:
+    """Sets a hand of ``size`` cards holds at the win (a head beside them)."""
+    return (size - 1) // 3 if size % 3 == 1 else (size - 2) // 3
+
+
+def shanten(cards: Iterable[Card], opened: int) -> int:
+    """Cards away from a winning shape: 0 ready (a hand of 3k+1), -1 complete (3k+2).
+
+    The standard count 2k - 2·sets - partials - head over the best split, where ``k`` is the
+    sets the hand must hold: its capacity, or more when the open sets fall short of three.
+    """
+    hand = tuple(sort_cards(cards))
+    need = max(hand_capacity(len(hand)), SETS_TO_WIN - opened, 0)
+    return 2 * need - _best(hand, need)
+
+
+def _best(hand: tuple[Card, ...], need: int) -> int:
+    """The best 2·sets + partials (at most ``need`` blocks) + head over every split."""
+    return max(
+        2 * min(sets, need) + min(partials, max(need - sets, 0)) + head
+        for sets, partials, head in _splits(hand, False)
+    )
+
+
+@lru_cache(maxsize=1 << 18)
+def _splits(rest: tuple[Card, ...], head: bool) -> frozenset[tuple[int, int, int]]:
+    """Every (sets, partials, head) that sorted ``rest`` splits into, dominated ones dropped;
+    ``head`` when a head is already taken. Cached on the suffix, so hands share the work."""
+    if not rest:
+        return frozenset({(0, 0, 0)})
+    first, tail = rest[0], rest[1:]
+    found: set[tuple[int, int, int]] = set(_splits(tail, head))
+    for i in range(len(tail)):
+        b = tail[i]
+        if i and tail[i - 1] == b:
+            continue
+        rem = tail[:i] + tail[i + 1 :]
+        if (first, b) in _PARTIALS:
+            found |= {(s, p + 1, h) for s, p, h in _splits(rem, head)}
+        if not head and (first, b) in _HEADS:
+            found |= {(s, p, 1) for s, p, _ in _splits(rem, True)}
+        for j in range(i + 1, len(tail)):
+            c = tail[j]
+            if tail[j - 1] == c and j - 1 > i:
+                continue
+            if (first, b, c) in _SETS:
+                rem3 = tail[:i] + tail[i + 1 : j] + tail[j + 1 :]
+                found |= {(s + 1, p, h) for s, p, h in _splits(rem3, head)}
+    return frozenset(
+        x
+        for x in found
+        if not any(y != x and y[0] >= x[0] and y[1] >= x[1] and y[2] >= x[2] for y in found)
+    )
+
+
+def unseen(observation: dict[str, Any]) -> Counter[Card]:
+    """The cards this seat cannot see: the deck less its hand, both rivers (a called discard is
+    counted in the set that took it), every open set and the dora indicator."""
+    left = Counter(DECK)
+    seen: list[Card] = list(observation["hand"] or [])
+    for river in observation["rivers"]:
+        seen += [d["card"] for d in river if not d["called"]]
+    for melds in observation["open_sets"]:
+        for meld in melds:
+            seen += meld["cards"]
+    seen.append(observation["dora_indicator"])
+    left.subtract(seen)
+    return +left
+
+
+def ukeire(cards: tuple[Card, ...], opened: int, pool: Counter[Card]) -> int:
+    """Unseen cards (copies counted) that bring a hand of 3k+1 cards one step closer."""
+    now = shanten(cards, opened)
+    near: set[Card] = set()
+    for card in cards:
+        near |= _NEAR[card]
+    return sum(pool[kind] for kind in near if pool[kind] and shanten((*cards, kind), opened) < now)
+
+
+def _without(cards: Iterable[Card], gone: Iterable[Card]) -> tuple[Card, ...]:
+    left = list(cards)
+    for card in gone:
+        left.remove(card)
+    return tuple(left)
+
+
+# --- the bots ----------------------------------------------------------------------------------
+
+
+class _View:
+    """What a decision needs from the observation, computed once."""
+
+    def __init__(self, observation: dict[str, Any]) -> None:
+        seat = observation["seat"]
+        if seat not in (0, 1) or observation["hand"] is None:
+            raise ValueError("a bot needs a seated player's observation")
+        self.seat: int = seat
+        self.hand: tuple[Card, ...] = tuple(observation["hand"])
+        self.opened: int = len(observation["open_sets"][seat])
+        self.pool: Counter[Card] = unseen(observation)
+        self.left: int = sum(observation["piles"])
+        self.indicator: Card = observation["dora_indicator"]
+        self.opponent_riichi: bool = observation["riichi"][1 - seat]
+        self.observation = observation
+
+
+def _rng(seed: int, observation: dict[str, Any], salt: str = "") -> random.Random:
+    """A generator that depends only on the seed and what the seat sees."""
+    o = observation
+    key = (
+        seed,
+        salt,
+        o["round"],
+        o["seat"],
+        o["phase"],
+        o["offer"],
+        tuple(o["hand"]),
+        tuple(len(r) for r in o["rivers"]),
+        tuple(len(m) for m in o["open_sets"]),
+        tuple(o["piles"]),
+        tuple(o["points"]),
+    )
+    return random.Random(repr(key))
+
+
+def _first(legal: list[Action], kind: str) -> Action | None:
+    return next((a for a in legal if a["type"] == kind), None)
+
+
+class _MomojanBot:
+    def __init__(self, level: Level, seed: int) -> None:
+        self.level = level
+        self.seed = seed
+
+    def choose(self, observation: dict[str, Any], legal: list[Action]) -> Action:
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        for kind in ("tsumo", "ron"):
+            win = _first(legal, kind)
+            if win is not None:
+                return win
+        if len(legal) == 1:
+            return legal[0]
+        action = self._choose(_View(observation), legal, _rng(self.seed, observation))
+        if action not in legal:
+            raise ValueError(f"bot chose {action!r}, not among the legal actions")
+        return action
+
+    def _choose(self, view: _View, legal: list[Action], rng: random.Random) -> Action:
+        raise NotImplementedError
+
+
+class BeginnerBot(_MomojanBot):
+    """Keeps pairs, partial sets and sets; throws a loose card at random (or, on a slip, any
+    card); takes a call or a 開 with chance ``call``; draws three whenever it may; declares
+    riichi when its discard leaves it ready."""
+
+    def _choose(self, view: _View, legal: list[Action], rng: random.Random) -> Action:
+        calls = [a for a in legal if a["type"] in ("pon", "chi", "kai")]
+        if calls and rng.random() < self.level.call:
+            return rng.choice(calls)
+        for kind in ("draw", "pass"):
+            options = [a for a in legal if a["type"] == kind]
+            if options:
+                return rng.choice(options)
+        draw3 = _first(legal, "draw3")
+        if draw3 is not None:
+            return draw3
+        discards = [a for a in legal if a["type"] == "discard" and not a["riichi"]]
+        hand = view.hand
+        loose = [
+            a
+            for a in discards
+            if not any(
+                (min(a["card"], x, key=KINDS.index), max(a["card"], x, key=KINDS.index))
+                in _PARTIALS
+                or head_ok(a["card"], x)
+                for x in _without(hand, [a["card"]])
+            )
+        ]
+        pool = discards if not loose or rng.random() < self.level.slip else loose
+        choice = rng.choice(pool)
+        riichi = {"type": "discard", "card": choice["card"], "riichi": True}
+        return riichi if riichi in legal else choice
+
+
+class GreedyBot(_MomojanBot):
+    """Minimises shanten; the ``ukeire`` style also counts the unseen cards that help, keeps
+    dora, and after the opponent's riichi throws safe cards when far from ready.
+
+    After a draw: each discard and each 開 is valued; a 開 (like a ポン or チー) is valued by
+    the better of discarding at once and drawing three, the draw judged over ``samples`` random
+    draws from the unseen cards. Riichi whenever the chosen discard allows it.
+    """
+
+    def _choose(self, view: _View, legal: list[Action], rng: random.Random) -> Action:
+        kinds = {a["type"] for a in legal}
+        if kinds & {"draw", "pass"}:
+            return self._start(view, legal, rng)
+        options: list[tuple[float, int, Action]] = []
+        for i, action in enumerate(legal):
+            if action["type"] == "discard" and not action["riichi"]:
+                left = _without(view.hand, [action["card"]])
+                options.append((self._discard_value(view, left, action["card"]), i, action))
+            elif action["type"] == "kai":
+                value = self._called_value(view, _without(view.hand, action["cards"]), rng)
+                options.append((value + KAI_TIE, i, action))
+            elif action["type"] == "draw3":
+                options.append((self._draw3_value(view, view.hand, view.opened, rng), i, action))
+        best = min(options, key=lambda o: (o[0], o[1]))
+        if best[2]["type"] == "kai" and rng.random() >= self.level.call:
+            best = min((o for o in options if o[2]["type"] != "kai"), key=lambda o: (o[0], o[1]))
+        action = best[2]
+        if action["type"] == "discard":
+            riichi = {"type": "discard", "card": action["card"], "riichi": True}
+            if riichi in legal:
+                return riichi
+        return action
+
+    def _start(self, view: _View, legal: list[Action], rng: random.Random) -> Action:
+        now = shanten(view.hand, view.opened)
+        best: tuple[float, Action] | None = None
+        for action in legal:
+            if action["type"] in ("pon", "chi"):
+                value = self._called_value(view, _without(view.hand, action["cards"]), rng, 1)
+                if best is None or value < best[0]:
+                    best = (value, action)
+        # A call replaces this turn's draw: take it when it brings the hand closer than now.
+        if best is not None and best[0] < now and rng.random() < self.level.call:
+            return best[1]
+        draws = [a for a in legal if a["type"] == "draw"]
+        return rng.choice(draws) if draws else legal[-1]
+
+    def _discard_value(
+        self, view: _View, left: tuple[Card, ...], card: Card, opened: int = 0
+    ) -> float:
+        opened = view.opened + opened
+        value = float(shanten(left, opened))
+        if self.level.style == "greedy":
+            return value
+        ways = ukeire(left, opened, view.pool)
+        value -= min(ways, 60) / 100
+        if is_dora(card, view.indicator):
+            value += 0.05
+        if is_peach(card):
+            value += 0.05
+        if view.opponent_riichi and value >= 1:
+            # Far from ready against a riichi: the safest card first.
+            value += (3.0 if value >= 2 else 0.6) * _danger(view, card)
+        return value
+
+    def _called_value(
+        self, view: _View, cards: tuple[Card, ...], rng: random.Random, opened: int = 1
+    ) -> float:
+        """A hand of 3k+2 cards right after a 開/ポン/チー: discard now, or draw three."""
+        best = min(self._discard_value(view, _without(cards, [c]), c, opened) for c in set(cards))
+        if view.left >= 3:
+            best = min(best, self._draw3_value(view, cards, view.opened + opened, rng))
+        return best
+
+    def _draw3_value(
+        self, view: _View, cards: tuple[Card, ...], opened: int, rng: random.Random
+    ) -> float:
+        """The mean shanten after drawing three unseen cards and the best discard."""
+        pool = list(view.pool.elements())
+        if len(pool) < 3 or self.level.samples <= 0:
+            return math.inf
+        total = 0.0
+        for _ in range(self.level.samples):
+            hand = (*cards, *rng.sample(pool, 3))
+            total += min(shanten(_without(hand, [c]), opened) for c in set(hand))
+        return total / self.level.samples
+
+
+def _danger(view: _View, card: Card) -> float:
+    """How likely ``card`` is to win the riichi player's hand, 0 (safe) to about 1.
+
+    Safe: a picture the opponent has discarded (were it a wait, the opponent would be furiten
+    and could not ロン any card but a モモ), or a card whose every partner is in sight. Else the
+    more unseen cards could pair with it or form a set with it, the more dangerous; モモ (never
+    furiten) the most.
+    """
+    river = {d["card"] for d in view.observation["rivers"][1 - view.seat]}
+    if not is_peach(card) and card in river:
+        return 0.0
+    pool = view.pool
+    ways = sum(pool[a] * (pool[b] - (a == b)) for a, b in _PAIRS_WITH[card] if pool[a] and pool[b])
+    ways += sum(pool[x] for x in _HEAD_WITH[card]) * 2
+    danger = min(ways / 40.0, 1.0)
+    if is_peach(card):
+        danger = min(1.0, danger * 1.5 + 0.2)
+    return danger if is_fruit(card) or ways else 0.0

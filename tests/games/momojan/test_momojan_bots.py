@@ -1,0 +1,257 @@
+"""MOMOJAN bots: legal, deterministic, built from the observation alone; the hand measure agrees
+with the engine; ``sample_state`` keeps everything the seat sees and invents only what it cannot.
+
+The searching level (search.EXPERT, not offered yet) runs here on two sampled deals and no clock,
+so the tests are fast and do not depend on the machine; its real budget is measured in
+bench/momojan_speed.py.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from asobiba.core.errors import InvalidOptions
+from asobiba.games import get_game
+from asobiba.games.momojan import DECK, parse
+from asobiba.games.momojan.bots import make_bot, shanten, ukeire, unseen
+from asobiba.games.momojan.data import LEVELS
+from asobiba.games.momojan.hand import complete, waits
+from asobiba.games.momojan.rules import MomojanState
+from asobiba.games.momojan.sample import sample_state, unseen_cards
+from asobiba.games.momojan.search import EXPERT, SearchBot
+from tests.games.momojan.momojan_positions import melds, position, river
+
+GAME = get_game("momojan")
+LEVEL_IDS = [level.id for level in LEVELS]
+ALL = [*LEVEL_IDS, "expert"]
+"""The offered levels and the searching one."""
+
+
+def bot(level: str, seed: int) -> Any:
+    """A level's bot; the searching level on two sampled deals and no clock."""
+    if level == "expert":
+        return SearchBot(replace(EXPERT, rollouts=2), seed, time=0.0)
+    return make_bot(level, seed)
+
+
+def random_states(seed: int, count: int) -> list[MomojanState]:
+    """Positions along one random game of one deal each (never over), spread over its length."""
+    rng = random.Random(seed)
+    state = GAME.new_state({"dealerships": 1}, 2, seed)
+    seen = []
+    while GAME.outcome(state) is None:
+        seen.append(state)
+        (seat,) = GAME.to_move(state)
+        state = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+    return [seen[len(seen) * (k + 1) // (count + 1)] for k in range(count)]
+
+
+def full(state: MomojanState, dora: str = "monkey") -> MomojanState:
+    """A hand-built position with the rest of the deck in the piles and aside, so that every
+    card of the deck is somewhere (as in a dealt game)."""
+    rest = Counter(DECK)
+    rest.subtract(card for hand in state.hands for card in hand)
+    rest.subtract(card for ms in state.melds for meld in ms for card in meld.cards)
+    rest.subtract(d.card for r in state.rivers for d in r if not d.called)
+    rest.subtract([dora])
+    assert all(count >= 0 for count in rest.values()), rest
+    cards = sorted(rest.elements())
+    random.Random(0).shuffle(cards)
+    third = (len(cards) - 3) // 3
+    piles = (cards[3 : 3 + third], cards[3 + third : 3 + 2 * third], cards[3 + 2 * third :])
+    return replace(state, dead=(dora, *cards[:3]), piles=tuple(tuple(p) for p in piles))
+
+
+def mover(state: MomojanState) -> int:
+    (seat,) = GAME.to_move(state)
+    return seat
+
+
+def test_the_engine_serves_the_levels_of_data_toml() -> None:
+    assert GAME.levels == LEVEL_IDS == ["beginner", "casual", "strong"]
+    assert GAME.level_names()["strong"] == {"ja": "つよい", "en": "Strong"}
+    shown = [row.name["en"] for row in GAME.designed_values()]
+    for level in LEVELS:
+        assert level.source == "designed" and level.reason and level.reason_ja
+        assert f"Strength: {level.name_en}" in shown
+    assert isinstance(GAME.make_bot("beginner", 1), type(make_bot("beginner", 1)))
+    with pytest.raises(InvalidOptions, match="unknown momojan bot level"):
+        GAME.make_bot("random", 1)
+
+
+@pytest.mark.parametrize("level", ALL)
+def test_every_level_plays_only_legal_actions_over_random_positions(level: str) -> None:
+    games = 3 if level == "expert" else 6
+    for seed in range(games):
+        for state in random_states(seed, 8):
+            seat = mover(state)
+            legal = GAME.legal_actions(state, seat)
+            assert bot(level, seed).choose(GAME.observe(state, seat), legal) in legal
+
+
+@pytest.mark.parametrize("level", ["beginner", "casual", "strong"])
+def test_a_whole_game_between_bots_is_legal_and_the_same_for_the_same_seeds(level: str) -> None:
+    def game() -> list[dict[str, Any]]:
+        bots = [bot(level, 11), bot("casual", 12)]
+        state = GAME.new_state({"dealerships": 1}, 2, 3)
+        actions = []
+        while GAME.outcome(state) is None:
+            seat = mover(state)
+            action = bots[seat].choose(GAME.observe(state, seat), GAME.legal_actions(state, seat))
+            state = GAME.apply(state, seat, action)  # raises on an illegal action
+            actions.append(action)
+        return actions
+
+    assert game() == game()
+
+
+@pytest.mark.parametrize("level", ALL)
+def test_a_decision_is_a_function_of_the_seed_and_the_observation(level: str) -> None:
+    """Two states that look the same to the seat (the hidden cards dealt anew by sample_state)
+    get the same decision; a fresh bot with the same seed decides the same again."""
+    for seed in range(4):
+        for state in random_states(100 + seed, 6):
+            seat = mover(state)
+            obs = GAME.observe(state, seat)
+            twin = sample_state(obs, random.Random(seed))
+            assert twin.hands[1 - seat] != state.hands[1 - seat] or twin.piles != state.piles
+            assert GAME.observe(twin, seat) == obs
+            legal = GAME.legal_actions(state, seat)
+            assert GAME.legal_actions(twin, seat) == legal
+            first = bot(level, seed).choose(obs, legal)
+            assert bot(level, seed).choose(GAME.observe(twin, seat), legal) == first
+
+
+def test_sample_state_is_consistent_with_the_observation_over_many_positions() -> None:
+    for seed in range(8):
+        for state in random_states(200 + seed, 10):
+            for seat in (0, 1):
+                obs = GAME.observe(state, seat)
+                sampled = sample_state(obs, random.Random(seed))
+                assert GAME.observe(sampled, seat) == obs
+                # The cards are the deck's: the seat's own and the public ones kept, the rest
+                # the unseen cards, each once.
+                hidden = [*sampled.hands[1 - seat], *sampled.dead[1:]]
+                hidden += [card for pile in sampled.piles for card in pile]
+                assert Counter(hidden) == Counter(unseen_cards(obs))
+                assert sampled.hands[seat] == state.hands[seat]
+
+
+def test_sample_state_never_reads_hidden_information() -> None:
+    """Two true states with the same observation give the same sample: what differs between
+    them (the opponent's hand, the piles, the cards aside, the seed) cannot reach it."""
+    for seed in range(8):
+        for state in random_states(300 + seed, 6):
+            seat = mover(state)
+            obs = GAME.observe(state, seat)
+            other = sample_state(obs, random.Random(seed + 1000))
+            assert other != state and GAME.observe(other, seat) == obs
+            again = sample_state(GAME.observe(other, seat), random.Random(7))
+            assert again == sample_state(obs, random.Random(7))
+
+
+def test_sample_state_gives_a_riichi_opponent_a_ready_hand() -> None:
+    state = full(
+        position(
+            "L1 L2 L3 O5 S5 dog dog",
+            "O1 O2 O3 sun sun moon L9",
+            melds0=melds("kai: S7 S8 S9"),
+            melds1=melds("kai: L4 L5 L6"),
+            riichi=(True, False),
+            rivers=(river("pheasant", riichi_at=0), ()),
+            turn=1,
+            phase="start",
+            offer="pheasant",
+        )
+    )
+    obs = GAME.observe(state, 1)
+    for k in range(10):
+        sampled = sample_state(obs, random.Random(k))
+        assert waits(list(sampled.hands[0]), 1)
+
+
+@pytest.mark.parametrize(
+    ("hand", "opened", "expected"),
+    [
+        ("L1 L2 L3 O5 S5 dog dog", 1, 0),  # a set, a head, a partial set: ready
+        ("L1 L2 L3 O5 S5 dog dog", 0, 2),  # nothing open: a third set is still missing
+        ("L1 L2 L3 O5 S5 dog dog sun", 1, 0),
+        ("L1 L2 L3 L5 O5 S5 dog dog", 1, -1),  # two sets and a head, one set open: a win
+        ("L1 L2 L3 L5 O5 S5 dog dog", 0, 1),  # the same with nothing open: 開 and draw first
+        ("dog", 3, 0),  # きびだんご: one card, waiting for its pair
+        ("M1 M5 L9 O3 S7 sun moon", 1, 2),  # M1-O3 and M5-S7 are partial runs (peaches)
+    ],
+)
+def test_shanten_examples(hand: str, opened: int, expected: int) -> None:
+    assert shanten(parse(hand), opened) == expected
+
+
+def test_shanten_agrees_with_the_engine_on_ready_and_complete_hands() -> None:
+    rng = random.Random(5)
+    deck = list(DECK)
+    for _ in range(1500):
+        opened = rng.choice((0, 1, 2, 3))
+        size = rng.choice((1, 4, 7))
+        hand = rng.sample(deck, size)
+        if waits(hand, opened):
+            assert shanten(hand, opened) == 0, hand
+        full = rng.sample(deck, size + 1)
+        assert (shanten(full, opened) == -1) == complete(full, opened), full
+
+
+def test_ukeire_counts_the_unseen_cards_that_help() -> None:
+    # L1 L2 L3 dog dog + O5 S5 is ready: L5 or M5 make O5 S5 a set, a dog makes dog dog dog
+    # beside the head O5 S5; every other card is in sight, so 4 cards win.
+    cards = tuple(parse("L1 L2 L3 O5 S5 dog dog"))
+    pool = Counter(DECK)
+    pool.subtract(cards)
+    assert shanten(cards, 1) == 0
+    assert ukeire(cards, 1, +pool) == 4
+    far = tuple(parse("L1 L2 L3 O5 S6 dog sun"))
+    assert ukeire(far, 1, +pool) > 0
+
+
+def test_unseen_is_the_deck_less_everything_in_sight() -> None:
+    state = GAME.new_state({}, 2, 4)
+    obs = GAME.observe(state, 0)
+    assert sum(unseen(obs).values()) == len(DECK) - 7 - 1
+    assert Counter(unseen_cards(obs)) == unseen(obs)
+
+
+def test_the_shanten_players_declare_riichi_when_a_discard_makes_them_ready() -> None:
+    state = full(
+        position(
+            "L1 L2 L3 O5 S5 dog dog moon",
+            "O1 O2 O3 sun sun L9 O9",
+            melds0=melds("kai: S7 S8 S9"),
+            phase="drawn",
+            drawn="moon",
+        )
+    )
+    legal = GAME.legal_actions(state, 0)
+    for level in ("casual", "strong"):
+        action = bot(level, 1).choose(GAME.observe(state, 0), legal)
+        assert action == {"type": "discard", "card": "moon", "riichi": True}, level
+
+
+def test_the_ukeire_player_throws_a_safe_card_against_a_riichi_when_far_from_ready() -> None:
+    # The opponent declared riichi and has discarded a sun; our hand is far from ready.
+    state = full(
+        position(
+            "M1 L5 O9 S3 dog sun pheasant moon",
+            "O1 O2 O3 L7 L8 moon moon",
+            melds1=melds("kai: O4 O5 O6"),
+            rivers=((), river("sun", riichi_at=0)),
+            riichi=(False, True),
+            phase="drawn",
+            drawn="moon",
+        )
+    )
+    legal = GAME.legal_actions(state, 0)
+    action = bot("strong", 2).choose(GAME.observe(state, 0), legal)
+    assert action["type"] == "discard" and action["card"] == "sun"
