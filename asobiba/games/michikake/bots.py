@@ -56,7 +56,7 @@ def _is_set(a: int, b: int, c: int) -> bool:
     return a == b == c or (c < 100 and b == a + 1 and c == b + 1)
 
 
-@lru_cache(maxsize=1 << 18)
+@lru_cache(maxsize=1 << 16)
 def two_sets(six: Hand) -> bool:
     """Whether six sorted codes split into two sets."""
     first, rest = six[0], list(six[1:])
@@ -83,7 +83,7 @@ _TRIOS = tuple(combinations(range(5), 3))
 _REST = tuple(tuple(i for i in range(5) if i not in trio) for trio in _TRIOS)
 
 
-@lru_cache(maxsize=1 << 18)
+@lru_cache(maxsize=1 << 16)
 def waits(five: Hand) -> frozenset[int]:
     """The codes that make five sorted codes two sets (whatever the deck or copies hold): a set
     among the five, and the other two waiting on one card."""
@@ -104,7 +104,7 @@ def waits(five: Hand) -> frozenset[int]:
     return frozenset(c for c in found if five.count(c) < 3)
 
 
-@lru_cache(maxsize=1 << 18)
+@lru_cache(maxsize=1 << 16)
 def improvers(five: Hand) -> frozenset[int]:
     """For five codes not yet one card from winning: the codes whose draw lets some discard
     leave a hand that is (so the hand is two cards away when this is not empty)."""
@@ -386,8 +386,9 @@ def expected_loss(view: View, code: int) -> float:
 class SearchBot(ReaderBot):
     """Determinized rollouts: ``samples`` deals consistent with the observation, each candidate
     discard played out in every one of them (the same samples for every candidate), all seats
-    playing the greedy policy to the end of the deal; the best mean change in points wins. Only
-    the ``width`` best discards by the reader's own score are searched."""
+    playing the greedy policy to the end of the deal. Only the ``width`` best discards by the
+    reader's own score are searched, and the reader's best is kept unless another one's mean
+    change in points beats it clearly (``_better``)."""
 
     def _discard(self, view: View, rng: random.Random) -> int:
         values = self._values(view)
@@ -396,9 +397,9 @@ class SearchBot(ReaderBot):
         candidates = ranked[: self.level.width]
         if len(candidates) == 1:
             return candidates[0]
-        totals = dict.fromkeys(candidates, 0.0)
+        top = candidates[0]
+        diffs: dict[int, list[float]] = {c: [] for c in candidates[1:]}
         started = self._clock()
-        done = 0
         limit = self.level.time
         for _ in range(self.level.samples):
             sim = Sim.from_state(sample_state(view.obs, rng))
@@ -409,15 +410,27 @@ class SearchBot(ReaderBot):
                 if limit and self._clock() - started > limit:
                     break
             else:
-                for c, value in zip(candidates, results, strict=True):
-                    totals[c] += value
-                done += 1
+                for c, value in zip(candidates[1:], results[1:], strict=True):
+                    diffs[c].append(value - results[0])
                 continue
             break
-        if not done:
-            return candidates[0]
-        # Ties (and near-ties) go to the reader's order.
-        return max(candidates, key=lambda c: (round(totals[c] / done, 6), scored[c]))
+        return _better(top, diffs, self.level.confidence)
+
+
+def _better(top: int, diffs: dict[int, list[float]], confidence: float) -> int:
+    """The candidate whose rollouts beat ``top``'s (paired, sample by sample) by the most, if it
+    does so by more than ``confidence`` standard errors; else ``top``. Rollouts are noisy (a
+    win is worth 50 to 500 points): without the bar the search would trade the reader's sound
+    choice for luck."""
+    best, best_mean = top, 0.0
+    for c, values in diffs.items():
+        if len(values) < 2:
+            continue
+        mean = sum(values) / len(values)
+        spread = math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
+        if mean > best_mean and mean > confidence * spread / math.sqrt(len(values)):
+            best, best_mean = c, mean
+    return best
 
 
 class Sim:
@@ -524,7 +537,7 @@ def policy_discard(six: Hand, barred: set[int], rng: random.Random) -> int:
     return best[0] if len(best) == 1 else rng.choice(best)
 
 
-@lru_cache(maxsize=1 << 18)
+@lru_cache(maxsize=1 << 16)
 def _quick_shape(five: Hand) -> float:
     """A cheap ``shape``: a ready hand 1000 plus its winning cards' copies not in hand; else
     100 for a set it holds plus the pairs of cards that go together."""

@@ -109,6 +109,8 @@ class Level:
     """Search: how many of the best discards (by the reader's score) it plays out."""
     time: float
     """Search: seconds after which it stops sampling (0: no clock)."""
+    confidence: float
+    """Search: how many standard errors a discard's rollouts must beat the reader's choice by."""
     source: str
     reason_ja: str
     reason_en: str

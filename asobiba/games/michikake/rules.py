@@ -383,8 +383,9 @@ def _level_in_words(level: Level) -> dict[str, str]:
     """A level's parameters from data.toml, said in both languages for the rule page."""
     steal = (
         {
-            "ja": f"持ち点が費用＋{level.steal_margin}点を超えるときだけ奪取する",
-            "en": f"steals only with more than the cost plus {level.steal_margin} points",
+            "ja": f"三枚組で手が進み、持ち点が費用＋{level.steal_margin}点を超えるときに奪取する",
+            "en": f"steals when the triplet brings it closer and it has more than the cost "
+            f"plus {level.steal_margin} points",
         }
         if level.steal
         else {"ja": "奪取しない", "en": "never steals"}
@@ -408,9 +409,11 @@ def _level_in_words(level: Level) -> dict[str, str]:
         }
     return {
         "ja": f"見えない札を{level.samples}通り想像し、よい候補{level.width}枚を局の終わりまで"
-        f"試す（{level.time:g}秒まで）。{steal['ja']}",
+        f"試す（{level.time:g}秒まで）。標準誤差の{level.confidence:g}倍以上良いときだけ"
+        f"読みを変える。{steal['ja']}",
         "en": f"Plays its {level.width} best discards to the end of the game in {level.samples} "
-        f"imagined deals (up to {level.time:g} s); {steal['en']}",
+        f"imagined deals (up to {level.time:g} s), leaving its reading only for a gain above "
+        f"{level.confidence:g} standard errors; {steal['en']}",
     }
 
 

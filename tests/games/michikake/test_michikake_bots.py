@@ -27,6 +27,7 @@ from asobiba.games.michikake.bots import (
     SearchBot,
     Sim,
     View,
+    _better,
     expected_loss,
     make_bot,
     waits,
@@ -278,3 +279,11 @@ def test_a_rollout_plays_a_deal_to_its_end_and_conserves_points() -> None:
         # or two).
         assert 0 <= sum(copy.points) - total <= 3
     assert sim.hands[seat] == hand, "rollouts work on copies"
+
+
+def test_the_search_leaves_the_readers_choice_only_for_a_clear_gain() -> None:
+    clear = {7: [10.0, 12.0, 11.0, 9.0], 8: [30.0, -25.0, 40.0, -30.0]}
+    assert _better(5, clear, 1.5) == 7
+    noisy = {8: [30.0, -25.0, 40.0, -30.0]}
+    assert _better(5, noisy, 1.5) == 5
+    assert _better(5, {7: [-1.0, -2.0, -1.5]}, 1.5) == 5
