@@ -84,3 +84,37 @@ CREST_SHIFT: int = VALUES["crest_shift"].value
 CLAIM_SECONDS: float = VALUES["claim_seconds"].value
 STEAL_COSTS: tuple[int, ...] = tuple(VALUES["steal_costs"].value)
 MAX_STEALS: int = VALUES["max_steals"].value
+
+
+@dataclass(frozen=True)
+class Level:
+    """A computer opponent's level (bots.py): the way it chooses and its designed numbers."""
+
+    id: str
+    name_ja: str
+    name_en: str
+    kind: str
+    """"beginner", "greedy", "reader" or "search" (the class in bots.py)."""
+    slip: float
+    """Beginner: the share of discards thrown at random."""
+    steal: bool
+    """Whether it ever steals."""
+    steal_margin: int
+    """It steals only with more than the cost plus this many points."""
+    caution: float
+    """Reader and search: how much the points a discard may feed count against it (0: not)."""
+    samples: int
+    """Search: deals sampled from the observation per discard."""
+    width: int
+    """Search: how many of the best discards (by the reader's score) it plays out."""
+    time: float
+    """Search: seconds after which it stops sampling (0: no clock)."""
+    confidence: float
+    """Search: how many standard errors a discard's rollouts must beat the reader's choice by."""
+    source: str
+    reason_ja: str
+    reason_en: str
+
+
+LEVELS: list[Level] = [Level(**entry) for entry in _DATA["levels"]]
+LEVEL_BY_ID: dict[str, Level] = {level.id: level for level in LEVELS}

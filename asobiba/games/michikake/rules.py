@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from asobiba.core.bots import Bot, RandomBot
+from asobiba.core.bots import Bot
 from asobiba.core.errors import IllegalAction, InvalidOptions
 from asobiba.core.game import DesignedValue, RecordField
 from asobiba.core.options import OptionSpec, resolve_options
@@ -29,10 +29,12 @@ from asobiba.games.michikake.cards import is_card, is_two_sets, sort_cards
 from asobiba.games.michikake.data import (
     BONUS_CARDS,
     FIRST_DEALER,
+    LEVELS,
     MAX_STEALS,
     START_POINTS,
     VALUES,
     YAKU,
+    Level,
 )
 from asobiba.games.michikake.flow import close_window, discard, settle_win, start_deal, tick
 from asobiba.games.michikake.state import (
@@ -74,8 +76,7 @@ class Michikake:
     max_seats = 4
 
     def __init__(self) -> None:
-        # Bots are a later task: "random" is the one honest level for now (RandomBot).
-        self.levels: list[str] = ["random"]
+        self.levels: list[str] = [level.id for level in LEVELS]
 
     # --- metadata ------------------------------------------------------------------------------
 
@@ -86,12 +87,12 @@ class Michikake:
         return resolve_options(OPTIONS, options)
 
     def level_names(self) -> dict[str, dict[str, str]]:
-        return {"random": {"ja": "ランダム", "en": "Random"}}
+        return {level.id: {"ja": level.name_ja, "en": level.name_en} for level in LEVELS}
 
     def make_bot(self, level: str, seed: int) -> Bot:
-        if level != "random":
-            raise ValueError(f"unknown michikake level {level!r}; known: {self.levels}")
-        return RandomBot(seed)
+        from asobiba.games.michikake.bots import make_bot
+
+        return make_bot(level, seed)
 
     def designed_values(self) -> list[DesignedValue]:
         rows = [
@@ -123,6 +124,15 @@ class Michikake:
                 reason={"ja": b.reason_ja, "en": b.reason_en},
             )
             for b in BONUS_CARDS.values()
+        ]
+        rows += [
+            DesignedValue(
+                name={"ja": f"強さ：{level.name_ja}", "en": f"Strength: {level.name_en}"},
+                value=_level_in_words(level),
+                source=level.source,
+                reason={"ja": level.reason_ja, "en": level.reason_en},
+            )
+            for level in LEVELS
         ]
         return rows
 
@@ -367,6 +377,44 @@ def _why_not(state: MichikakeState, seat: int) -> str:
             return f"it has already stolen {MAX_STEALS} times this game"
         return f"a steal costs {cost} and it has {state.points[seat]} points"
     return "its hand does not allow it"
+
+
+def _level_in_words(level: Level) -> dict[str, str]:
+    """A level's parameters from data.toml, said in both languages for the rule page."""
+    steal = (
+        {
+            "ja": f"三枚組で手が進み、持ち点が費用＋{level.steal_margin}点を超えるときに奪取する",
+            "en": f"steals when the triplet brings it closer and it has more than the cost "
+            f"plus {level.steal_margin} points",
+        }
+        if level.steal
+        else {"ja": "奪取しない", "en": "never steals"}
+    )
+    if level.kind == "beginner":
+        return {
+            "ja": f"組になる相手のない札から捨てる。{level.slip:.0%}は適当に捨てる。{steal['ja']}",
+            "en": f"Throws cards without partners first, {level.slip:.0%} at random; {steal['en']}",
+        }
+    if level.kind == "greedy":
+        return {
+            "ja": f"上がれる札がいちばん多く残るように捨てる。{steal['ja']}",
+            "en": f"Keeps the most cards that would win; {steal['en']}",
+        }
+    if level.kind == "reader":
+        return {
+            "ja": f"手の伸びから、振り込む見込みの点×{level.caution:g}を引いて捨てる。"
+            f"{steal['ja']}",
+            "en": f"Its hand's promise less {level.caution:g} × the points a discard may feed; "
+            f"{steal['en']}",
+        }
+    return {
+        "ja": f"見えない札を{level.samples}通り想像し、よい候補{level.width}枚を局の終わりまで"
+        f"試す（{level.time:g}秒まで）。標準誤差の{level.confidence:g}倍以上良いときだけ"
+        f"読みを変える。{steal['ja']}",
+        "en": f"Plays its {level.width} best discards to the end of the game in {level.samples} "
+        f"imagined deals (up to {level.time:g} s), leaving its reading only for a gain above "
+        f"{level.confidence:g} standard errors; {steal['en']}",
+    }
 
 
 def _event_view(event: Event, seat: int | None) -> dict[str, Any]:

@@ -140,14 +140,14 @@ def test_observe_refuses_unknown_viewers_and_legal_actions_are_empty_for_them() 
         assert GAME.legal_actions(start(), seat) == []  # type: ignore[arg-type]
 
 
-def test_the_one_bot_level_is_random_and_others_are_refused() -> None:
-    assert GAME.levels == ["random"]
-    assert GAME.level_names() == {"random": {"ja": "ランダム", "en": "Random"}}
+def test_the_bot_levels_are_served_and_others_are_refused() -> None:
+    assert GAME.levels == ["beginner", "casual", "strong", "expert"]
+    assert GAME.level_names()["beginner"] == {"ja": "はじめて", "en": "Beginner"}
     state = start()
     legal = GAME.legal_actions(state, 0)
-    assert GAME.make_bot("random", 1).choose(GAME.observe(state, 0), legal) in legal
-    with pytest.raises(ValueError, match="unknown michikake level"):
-        GAME.make_bot("expert", 1)
+    assert GAME.make_bot("beginner", 1).choose(GAME.observe(state, 0), legal) in legal
+    with pytest.raises(InvalidOptions, match="unknown michikake bot level"):
+        GAME.make_bot("random", 1)
 
 
 def test_advance_with_nothing_due_changes_nothing() -> None:
