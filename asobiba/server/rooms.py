@@ -28,6 +28,11 @@ BotChooser = Callable[[str, str, int, dict[str, Any], list[dict[str, Any]]], Awa
 """``(game, level, seed, observation, legal) -> Timed``: a bot's decision, computed off-loop."""
 
 
+def bot_seed_for(room_seed: int, seat: int, seq: int) -> int:
+    """The seed of the fresh bot asked for ``seat`` at event ``seq``: a game replays alike."""
+    return (room_seed * 1_000_003 + seat * 7_919 + seq) & 0x7FFFFFFF
+
+
 class Connection(Protocol):
     seat: int | None
 
@@ -198,7 +203,7 @@ class Room:
         try:
             asked_at = time.time()
             view = self.view(seat)
-            bot_seed = (self.seed * 1_000_003 + seat * 7_919 + seq) & 0x7FFFFFFF
+            bot_seed = bot_seed_for(self.seed, seat, seq)
             answer = await self._choose(self.game.name, level, bot_seed, view["obs"], view["legal"])
             if answer.action is not None:
                 await asyncio.sleep(max(0.0, asked_at + answer.after - time.time()))

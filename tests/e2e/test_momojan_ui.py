@@ -4,21 +4,17 @@ read-only view."""
 
 from __future__ import annotations
 
-import os
 import re
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from asobiba.games import get_game
 from asobiba.server.pages import strings
+from asobiba.server.rooms import bot_seed_for
+from tests.e2e.conftest import serve
 
 # One step of a simple player: close a finished round's screen, win whenever a prompt offers it,
 # else draw from the first pile that may be drawn, else discard the card just drawn (the last
@@ -168,7 +164,7 @@ def ui_player(obs: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any
 def first_round_ron(level: str, seeds: range) -> tuple[int, dict[str, Any]] | None:
     """A room seed whose first round, played by ``ui_player`` from seat 0 against ``level``,
     ends in a ロン, and that round's result. Bots are seeded as the room seeds them
-    (server/rooms.py ``_bot_turn``: room seed, seat and the number of events so far)."""
+    (``server.rooms.bot_seed_for``: room seed, seat and the number of events so far)."""
     game = get_game("momojan")
     for seed in seeds:
         state = game.new_state({}, 2, seed)
@@ -179,7 +175,7 @@ def first_round_ron(level: str, seeds: range) -> tuple[int, dict[str, Any]] | No
             if seat == 0:
                 action = ui_player(obs, legal)
             else:
-                bot_seed = (seed * 1_000_003 + seat * 7_919 + seq) & 0x7FFFFFFF
+                bot_seed = bot_seed_for(seed, seat, seq)
                 action = game.make_bot(level, bot_seed).choose(obs, legal)
             state = game.apply(state, seat, action)
             seq += 1
@@ -189,50 +185,11 @@ def first_round_ron(level: str, seeds: range) -> tuple[int, dict[str, Any]] | No
     return None
 
 
-SERVE = [sys.executable, "-m", "asobiba.cli", "serve"]
-
-
 @pytest.fixture(scope="module")
 def dev_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A site of its own with ASOBIBA_DEV_SEEDS=1, so POST /api/rooms takes a ``seed``."""
-    data = tmp_path_factory.mktemp("dev-site")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = int(probe.getsockname()[1])
-    env = {
-        **os.environ,
-        "ASOBIBA_DATA_DIR": str(data),
-        "SECRET_KEY": "e2e-secret",
-        "ASOBIBA_DEV_SEEDS": "1",
-    }
-    env.pop("DATABASE_URL", None)
-    database = f"sqlite:///{Path(data) / 'dev.sqlite3'}"
-    with (data / "server.log").open("w") as log:
-        server = subprocess.Popen(
-            [*SERVE, "--port", str(port), "--database-url", database],
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-        base = f"http://127.0.0.1:{port}"
-        try:
-            for _ in range(300):
-                if server.poll() is not None:
-                    pytest.fail(f"the server exited: {(data / 'server.log').read_text()}")
-                try:
-                    with urllib.request.urlopen(f"{base}/api/games", timeout=2):
-                        break
-                except OSError:
-                    time.sleep(0.1)
-            else:
-                pytest.fail("the dev-seed server did not answer within 30 s")
-            yield base
-        finally:
-            server.terminate()
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
+    with serve(tmp_path_factory.mktemp("dev-site"), {"ASOBIBA_DEV_SEEDS": "1"}) as base:
+        yield base
 
 
 def test_a_fixed_deal_ends_in_a_ron_with_its_breakdown(browser: Any, dev_site: str) -> None:
