@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -18,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.server.servers import free_port
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -36,17 +37,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.e2e)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @contextlib.contextmanager
 def serve(data: Path, env_extra: dict[str, str] | None = None) -> Iterator[str]:
     """Run ``asobiba serve`` on a free port with its own SQLite file under ``data``; yield its
     base URL. ``env_extra`` adds environment variables (a test-only bot, for one)."""
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "ASOBIBA_DATA_DIR": str(data), "SECRET_KEY": "e2e-secret"}
     env.pop("DATABASE_URL", None)
     env.update(env_extra or {})

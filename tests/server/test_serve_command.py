@@ -3,18 +3,13 @@
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
 import urllib.request
 from pathlib import Path
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from tests.server.servers import free_port
 
 
 def test_serve_answers_on_the_given_port_with_the_default_sqlite_file(tmp_path: Path) -> None:
