@@ -28,6 +28,7 @@ from asobiba.core.options import OptionSpec, resolve_options
 from asobiba.games.michikake.cards import is_card, is_two_sets, sort_cards
 from asobiba.games.michikake.data import (
     BONUS_CARDS,
+    CLAIM_SECONDS,
     FIRST_DEALER,
     LEVELS,
     MAX_STEALS,
@@ -328,6 +329,7 @@ class Michikake:
                 "discarder": window.discarder,
                 "card": window.card,
                 "closes_at": window.closes_at,
+                "seconds": CLAIM_SECONDS,
                 "answer": mine,
             },
             "last": [_event_view(event, seat) for event in state.last],
