@@ -27,7 +27,7 @@ export function dealView(result, { name, players }) {
   const hand = h(
     "div",
     { class: "mk-win-hand", "aria-label": t("michikake.win.hand") },
-    win.split.map((set) => h("span", { class: "mk-win-set" }, set.map((card) => cardSVG(card, { cls: "mk-card--small" })))),
+    win.split.map((set) => h("span", { class: "mk-win-set" }, set.map((card) => cardSVG(card)))),
   );
   const rows = [];
   win.yaku.forEach((yaku, i) => {

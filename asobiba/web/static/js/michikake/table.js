@@ -280,8 +280,13 @@ export class MichikakeTable {
 
   // --- words ------------------------------------------------------------------------------
 
-  /** What happened in the last transition, one line per public event. */
-  describe(obs) {
+  /** What happened since `previous`, one line per public event; a frame that changed only
+   * the viewer's own secret answer in a claim window says that answer. */
+  describe(obs, previous = null) {
+    const answer = obs.window?.answer;
+    if (previous && obs.ply === previous.ply && answer && answer !== previous.window?.answer) {
+      return [t(`michikake.ev.answer_${answer}`)];
+    }
     return (obs.last ?? []).map((event) => eventLine(event, this.name)).filter(Boolean);
   }
 }
@@ -292,7 +297,9 @@ export function eventLine(event, name) {
     case "deal":
       return t("michikake.ev.deal", { n: event.deal + 1, name: name(event.dealer) });
     case "draw":
-      return event.card ? t("michikake.ev.draw_own", { card: cardName(event.card) }) : null;
+      return event.card
+        ? t("michikake.ev.draw_own", { card: cardName(event.card) })
+        : t("michikake.ev.draw", { name: name(event.seat) });
     case "discard":
       return t("michikake.ev.discard", { name: name(event.seat), card: cardName(event.card) });
     case "steal":
@@ -328,10 +335,9 @@ export function mountReplay(stage, { seat, viewer, players }) {
   return replayTable;
 }
 
-/** What a replay frame shows: its public events in words. */
-export function describe(frame) {
-  const lines = replayTable?.describe(frame) ?? [];
-  return lines.length ? lines : t("replay.start");
+/** What a replay frame shows: its public events in words ("Starting position" first). */
+export function describe(frame, { previous }) {
+  return previous ? (replayTable?.describe(frame, previous) ?? []) : t("replay.start");
 }
 
 /** The line under the replay's title: the number of players and the bots' level. */
