@@ -124,6 +124,22 @@ def test_a_four_player_game_deals_to_four_seats_and_finishes_a_deal(new_page: An
     assert seen.get("deal-win", 0) + seen.get("deal-exhausted", 0) == 1, seen
 
 
+def test_a_spectator_sees_every_hand_face_down_and_no_bonus_card(new_page: Any) -> None:
+    player = new_page(lang="en")
+    room = start(player, 3)
+    watcher = new_page(lang="en")
+    watcher.goto(f"/games/michikake/{room}?speed=instant")
+    watcher.wait_for_selector("#watching")
+    watcher.wait_for_selector(".mk-seat")
+    assert watcher.locator(".mk-backs").count() == 3
+    assert watcher.locator(".mk-hand").count() == 0 and watcher.locator(".mk-bonus").count() == 0
+    assert watcher.locator("#prompts button").count() == 0
+    names = watcher.eval_on_selector_all(".mk-name", "nodes => nodes.map(n => n.textContent)")
+    # Seats by number; the person seated there is a player, the rest computers.
+    assert sum(name.endswith("(player)") for name in names) == 1
+    assert sum(name.endswith("(CPU)") for name in names) == 2
+
+
 def test_at_phone_width_nothing_is_wider_than_the_screen(new_page: Any) -> None:
     page = new_page(lang="en", width=375, height=812, has_touch=True, is_mobile=True)
     start(page, 4)
