@@ -1,7 +1,8 @@
-"""MICHIKAKE through the real UI in a headless Chromium: a whole 3-player session and a 4-player
-game against the weakest bots, fixed deals (a development server's seeds) that end in a steal, a
-win on a discard and a dealer's win on their own draw with its payment split, a game at phone
-width, and the stored game's replay."""
+"""MICHIKAKE through the real UI in a headless Chromium: whole 3-player and 4-player sessions
+against the weakest bots (the real pile: the engine-only short pile is not needed, a session
+takes about a minute), the stored game's replay and records, a spectator's view, a game at phone
+width, and fixed deals (a development server's seeds) that end in a steal, a win on a discard
+and a dealer's win on their own draw with its payment split."""
 
 from __future__ import annotations
 
@@ -56,6 +57,18 @@ def play(page: Any, *, until: str = "over", limit: float = 240.0) -> dict[str, i
     raise AssertionError(f"no {until} within {limit} s: {seen}")
 
 
+def assert_session_screens(page: Any, seen: dict[str, int], players: int) -> None:
+    """Every deal opened its screen, and the final one lists them and ranks every seat. The
+    session lasts until the deal has gone round once per player, unless someone went bust."""
+    deals = seen.get("deal-win", 0) + seen.get("deal-exhausted", 0)
+    assert "deal-empty" not in seen, seen
+    assert page.locator("#result-deals li").count() == deals
+    assert page.locator("#result-ranking tbody tr").count() == players
+    ended = page.locator("#result-score").inner_text()
+    assert f"after {deals} deals" in ended, ended
+    assert deals >= players or "reached 0" in ended, (deals, ended)
+
+
 def start(page: Any, players: int) -> str:
     """Start a session from the settings form with the default (weakest) level; the room id."""
     page.goto("/games/michikake?speed=instant")
@@ -84,13 +97,8 @@ def test_a_whole_three_player_session_ends_with_the_ranking(new_page: Any) -> No
     assert page.locator(".mk-hand .mk-hand-card").count() in (5, 6)
     assert page.locator(".mk-others .mk-backs").count() == 2
     seen = play(page)
-    deals = seen.get("deal-win", 0) + seen.get("deal-exhausted", 0)
-    assert "deal-empty" not in seen, seen
-    assert deals >= 3, seen
     assert page.locator("#result").is_visible()
-    ranking = page.locator("#result-ranking tbody tr")
-    assert ranking.count() == 3
-    assert page.locator("#result-deals li").count() == deals
+    assert_session_screens(page, seen, players=3)
     assert re.search(r"You \d+", page.locator("#result-detail").inner_text())
     place = page.locator("#result-ranking tr:has(th:text-is('You'))").get_attribute("data-rank")
     page.click("#close-result")
@@ -112,16 +120,15 @@ def test_a_whole_three_player_session_ends_with_the_ranking(new_page: Any) -> No
     assert "3 players" in page.locator("main").inner_text()
 
 
-def test_a_four_player_game_deals_to_four_seats_and_finishes_a_deal(new_page: Any) -> None:
-    page = new_page(lang="ja")
+def test_a_four_player_session_deals_to_four_seats_and_ranks_all_four(new_page: Any) -> None:
+    page = new_page(lang="en")
     start(page, 4)
     assert page.locator(".mk-seat").count() == 4
     assert page.locator(".mk-others .mk-backs").count() == 3
     # Four crests, all different: the hexagon suit plays with four.
     crests = page.eval_on_selector_all(".mk-crest", "nodes => nodes.map(n => n.dataset.crest)")
     assert sorted(crests) == ["C", "H", "R", "W"]
-    seen = play(page, until="deal")
-    assert seen.get("deal-win", 0) + seen.get("deal-exhausted", 0) == 1, seen
+    assert_session_screens(page, play(page, limit=360), players=4)
 
 
 def test_a_spectator_sees_every_hand_face_down_and_no_bonus_card(new_page: Any) -> None:
@@ -141,7 +148,7 @@ def test_a_spectator_sees_every_hand_face_down_and_no_bonus_card(new_page: Any) 
 
 
 def test_at_phone_width_nothing_is_wider_than_the_screen(new_page: Any) -> None:
-    page = new_page(lang="en", width=375, height=812, has_touch=True, is_mobile=True)
+    page = new_page(lang="ja", width=375, height=812, has_touch=True, is_mobile=True)
     start(page, 4)
     for _ in range(6):
         if page.evaluate(STEP, False) == "discard":
