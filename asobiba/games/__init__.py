@@ -22,7 +22,7 @@ _ENGINES: dict[str, Game[Any]] = {
     "michikake": Michikake(),
 }
 
-_OFFERED: list[str] = ["mancala", "mokochaka", "momojan"]
+_OFFERED: list[str] = ["mancala", "mokochaka", "momojan", "michikake"]
 """Games the site offers, in the order it lists them."""
 
 COMING: list[str] = [name for name in ["mokochaka", "momojan", "michikake"] if name not in _OFFERED]

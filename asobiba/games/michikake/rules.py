@@ -23,11 +23,12 @@ from typing import Any
 
 from asobiba.core.bots import Bot
 from asobiba.core.errors import IllegalAction, InvalidOptions
-from asobiba.core.game import DesignedValue, RecordField
+from asobiba.core.game import DesignedValue, RecordField, RecordValue
 from asobiba.core.options import OptionSpec, resolve_options
 from asobiba.games.michikake.cards import is_card, is_two_sets, sort_cards
 from asobiba.games.michikake.data import (
     BONUS_CARDS,
+    CLAIM_SECONDS,
     FIRST_DEALER,
     LEVELS,
     MAX_STEALS,
@@ -50,6 +51,9 @@ from asobiba.games.michikake.state import (
     evolve,
     steal_cost,
 )
+
+ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+"""English place names for the records' place counts."""
 
 __all__ = ["CLAIM", "DISCARD", "OPTIONS", "OVER", "Michikake", "MichikakeState"]
 
@@ -260,25 +264,39 @@ class Michikake:
         return close_window(tick(state, now))
 
     def record_fields(self) -> list[RecordField]:
+        places = {str(n): {"ja": f"{n}位", "en": ORDINALS[n]} for n in range(1, self.max_seats + 1)}
         return [
+            RecordField("places", {"ja": "順位", "en": "Places"}, "tally", names=places),
             RecordField("points", {"ja": "終了時の点数", "en": "Points at the end"}, "mean"),
-            RecordField("rank", {"ja": "平均順位", "en": "Average place"}, "mean", 1),
+            RecordField("best", {"ja": "最高の上がり", "en": "Best winning hand"}, "max"),
         ]
 
-    def record(self, outcome: dict[str, Any], seat: int) -> dict[str, float | None]:
-        return {"points": outcome["scores"][seat], "rank": outcome["ranks"][seat]}
+    def record(self, outcome: dict[str, Any], seat: int) -> dict[str, RecordValue]:
+        """The seat's place (ties share it), its final points, and its best winning hand's
+        points in the session (None when it never won)."""
+        return {
+            "places": [str(outcome["ranks"][seat])],
+            "points": outcome["scores"][seat],
+            "best": outcome["best"][seat],
+        }
 
     def outcome(self, state: MichikakeState) -> dict[str, Any] | None:
         if state.phase != OVER:
             return None
         scores = list(state.points)
         ranks = [1 + sum(other > mine for other in scores) for mine in scores]
+        best: list[int | None] = [None] * state.players
+        for result in map(json.loads, state.results):
+            win = result.get("win")
+            if win is not None:
+                best[win["seat"]] = max(best[win["seat"]] or 0, win["total"])
         return {
             "scores": scores,
             "winners": [seat for seat, rank in enumerate(ranks) if rank == 1],
             "ranks": ranks,
             "end": state.end,
             "deals": len(state.results),
+            "best": best,
         }
 
     def sample_state(self, observation: dict[str, Any], rng: random.Random) -> MichikakeState:
@@ -328,6 +346,7 @@ class Michikake:
                 "discarder": window.discarder,
                 "card": window.card,
                 "closes_at": window.closes_at,
+                "seconds": CLAIM_SECONDS,
                 "answer": mine,
             },
             "last": [_event_view(event, seat) for event in state.last],

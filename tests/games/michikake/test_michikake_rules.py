@@ -116,7 +116,8 @@ def test_after_every_discard_a_claim_window_opens_for_every_other_seat() -> None
     assert GAME.legal_actions(after, 0) == []
     assert GAME.deadline(after) == CLAIM_SECONDS
     assert GAME.observe(after, None)["window"] == {
-        "discarder": 0, "card": "W7", "closes_at": CLAIM_SECONDS, "answer": None,
+        "discarder": 0, "card": "W7", "closes_at": CLAIM_SECONDS, "seconds": CLAIM_SECONDS,
+        "answer": None,
     }  # fmt: skip
 
 
@@ -435,7 +436,7 @@ def test_designed_equal_points_share_a_rank_and_all_top_scores_win() -> None:
     after = act(last, (0, {"discard": "W7"}), (1, PASS), (2, PASS), (3, PASS))
     assert GAME.outcome(after) == {
         "scores": [1000, 990, 1000, 1010], "winners": [3], "ranks": [2, 4, 2, 1],
-        "end": "round", "deals": 1,
+        "end": "round", "deals": 1, "best": [None, None, None, None],
     }  # fmt: skip
     tied = table(FOUR, pile="", dealer=3, passes=3, points=(1000, 990, 1000, 990))
     outcome = GAME.outcome(act(tied, (0, {"discard": "W7"}), (1, PASS), (2, PASS), (3, PASS)))

@@ -27,6 +27,7 @@ const BOARDS = {
   mancala: () => import("./mancala/board.js"),
   mokochaka: () => import("./mokochaka/board.js"),
   momojan: () => import("./momojan/table.js"),
+  michikake: () => import("./michikake/table.js"),
 };
 
 let frames = [];

@@ -5,28 +5,16 @@
 // or none for a spectator, who watches without acting. Messages are queued and handled one at a
 // time, so the bot's reply (which arrives right after the player's move) animates after it.
 // See docs/ARCHITECTURE.md for the contract.
-import { ApiError, postJSON } from "../api.js";
-import { confirmDialog } from "../dialog.js";
-import { pageData, t, tn } from "../i18n.js";
-import { RoomSocket } from "../room-socket.js";
-import { levelName, ruleName, valueKey } from "../rules-name.js";
+import { tn, t } from "../i18n.js";
+import { PlayPage } from "../play-page.js";
+import { levelName, ruleName } from "../rules-name.js";
 import { bindSpeed } from "../speed.js";
 import { toast } from "../toast.js";
 import { MancalaBoard } from "./board.js";
 
-const data = pageData();
-const GAME = data.game ?? "mancala";
-const SETTINGS_KEY = `asobiba.${GAME}.settings`;
-
-const play = document.getElementById("play");
-const form = document.getElementById("settings");
-const startButton = document.getElementById("start");
-const turn = document.getElementById("turn");
-const turnText = document.getElementById("turn-text");
 const ruleChip = document.getElementById("rule-chip");
 const nameYou = document.getElementById("name-you");
 const nameThem = document.getElementById("name-them");
-const dialog = document.getElementById("result");
 const resultBarScore = document.getElementById("result-bar-score");
 const resultBarDetail = document.getElementById("result-bar-detail");
 
@@ -36,77 +24,27 @@ const board = new MancalaBoard(document.getElementById("board"), {
 });
 bindSpeed(document.getElementById("speed"), (speed) => board.setSpeed(speed));
 
-let room = null; // {room_id, seat (null: watching), ws, players, settings}
-let socket = null;
 let obs = null;
 let legal = [];
-let queue = [];
-let pumping = false;
 let hurry = false;
-let lastSettings = null;
 let resultShown = false;
 
-// --- settings form -------------------------------------------------------------------------
-
-function radios(name) {
-  return [...form.querySelectorAll(`input[name="${name}"]`)];
-}
-
-function checked(name) {
-  return radios(name).find((input) => input.checked && !input.disabled)?.value ?? null;
-}
-
-function setChecked(name, value) {
-  const input = radios(name).find((node) => node.value === String(value));
-  if (input) input.checked = true;
-}
-
-/** Show an option only while the option it depends on has the wanted value (only_when). */
-function applyOnlyWhen() {
-  for (const fieldset of form.querySelectorAll("fieldset[data-only-when]")) {
-    const [key, wanted] = JSON.parse(fieldset.dataset.onlyWhen);
-    const active = checked(key) === valueKey(wanted);
-    fieldset.hidden = !active;
-    fieldset.disabled = !active;
-  }
-}
-
-function readSettings() {
-  const options = {};
-  for (const spec of data.options) {
-    const fieldset = form.querySelector(`fieldset[data-option="${spec.key}"]`);
-    if (!fieldset || fieldset.disabled) continue;
-    const raw = checked(spec.key);
-    const value = spec.values.find((v) => valueKey(v) === raw);
-    if (value !== undefined) options[spec.key] = value;
-  }
-  return { options, level: checked("level"), order: checked("order") ?? "first" };
-}
-
-function restoreSettings() {
-  let saved = null;
-  try {
-    saved = JSON.parse(localStorage.getItem(SETTINGS_KEY) ?? "null");
-  } catch {
-    saved = null;
-  }
-  if (!saved) return;
-  for (const [key, value] of Object.entries(saved.options ?? {})) setChecked(key, valueKey(value));
-  if (saved.level) setChecked("level", saved.level);
-  if (saved.order) setChecked("order", saved.order);
-}
-
-function saveSettings(settings) {
-  try {
-    localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings));
-  } catch {
-    /* not remembered */
-  }
-}
+const page = new PlayPage({
+  preview,
+  enter,
+  message: handle,
+  failed: () => obs !== null,
+  unfinished: () => Boolean(obs && !obs.outcome),
+  idle: () => {
+    hurry = false;
+  },
+  serial: true,
+});
+const { data, dialog } = page;
 
 /** The starting position for the form's settings, drawn while the player chooses. */
 function preview() {
-  const { options } = readSettings();
+  const { options } = page.readSettings();
   const seeds = options.seeds ?? 4;
   const pits = 6;
   board.setSeat(0);
@@ -116,156 +54,36 @@ function preview() {
     last: null,
   });
   ruleChip.textContent = ruleName(options, data.options);
-  nameThem.textContent = t("play.bot", { level: levelName(checked("level"), data.levels) });
+  nameThem.textContent = t("play.bot", { level: levelName(page.checked("level"), data.levels) });
   nameYou.textContent = t("play.you");
-  setTurn("preview", t("play.preview"));
+  page.setTurn("preview", t("play.preview"));
 }
-
-form.addEventListener("change", () => {
-  applyOnlyWhen();
-  if (play.dataset.state === "setup") preview();
-});
-
-form.addEventListener("submit", (event) => {
-  event.preventDefault();
-  const settings = readSettings();
-  saveSettings(settings);
-  start(settings);
-});
 
 // --- the game ------------------------------------------------------------------------------
 
-function setTurn(kind, text) {
-  turn.dataset.turn = kind;
-  turnText.textContent = text;
-  play.dataset.turn = kind;
-}
-
-function showState(state) {
-  play.dataset.state = state;
-}
-
-async function start(settings) {
-  startButton.disabled = true;
-  const label = startButton.textContent;
-  startButton.textContent = t("play.starting");
-  dialog.open && dialog.close();
-  try {
-    const created = await postJSON("/api/rooms", {
-      game: GAME,
-      options: settings.options,
-      level: settings.level,
-      order: settings.order,
-    });
-    lastSettings = settings;
-    history.pushState(null, "", address(created.room_id));
-    enterRoom({ ...created, players: null, settings });
-  } catch (error) {
-    const message =
-      error instanceof ApiError && error.code === "network" ? t("error.network") : error.message;
-    toast(t("error.start", { message }), { kind: "error" });
-  } finally {
-    startButton.disabled = false;
-    startButton.textContent = label;
-  }
-}
-
-/** The address of a game, or of the settings (no room); `?speed=` and the like stay. */
-function address(roomId = null) {
-  const path = roomId ? `/games/${GAME}/${encodeURIComponent(roomId)}` : `/games/${GAME}`;
-  return path + window.location.search;
-}
-
-function enterRoom(created) {
-  leaveRoom();
-  room = created;
+function enter(created) {
   obs = null;
   legal = [];
-  queue = [];
   resultShown = false;
   board.setSeat(created.seat ?? 0);
   board.setLegal([]);
   const settings = created.settings ?? {};
   ruleChip.textContent = ruleName(settings.options ?? {}, data.options);
   showNames();
-  showState("playing");
-  setTurn("wait", t("play.connecting"));
-  document.getElementById("table").scrollIntoView({ block: "nearest" });
-  socket = new RoomSocket(created.ws, { onMessage: receive, onStatus: status });
 }
 
-function leaveRoom() {
-  socket?.close();
-  socket = null;
-  room = null;
-  queue = [];
-}
-
-/** Back to the settings, at the settings' address. */
-function toSettings() {
-  leaveRoom();
-  if (window.location.pathname !== `/games/${GAME}`) history.pushState(null, "", address());
-  showState("setup");
-  preview();
-}
-
-// Back and forward move between a game's address and the settings': the server decides what
-// each address shows (a seat, a spectator's view, the settings), so load it afresh.
-window.addEventListener("popstate", () => window.location.reload());
-
-/** Whose seat is whose: "You", "Computer (Beginner)" or, for a person seen by a spectator,
- * "Player". */
-function seatName(seat) {
-  if (room && seat === room.seat) return t("play.you");
-  const player = room?.players?.[seat];
-  if (player && player.kind !== "bot") return t("play.player");
-  return t("play.bot", { level: levelName(room?.settings?.level, data.levels) });
-}
+const seatName = (seat) => page.seatName(seat);
 
 /** The bottom row is the viewer's seat (seat 0 for a spectator), the top row the other one. */
 function showNames() {
-  const bottom = room?.seat ?? 0;
+  const bottom = page.seat ?? 0;
   nameYou.textContent = seatName(bottom);
   nameThem.textContent = seatName(1 - bottom);
 }
 
-function status(kind, event) {
-  if (kind === "reconnecting") setTurn("wait", t("play.reconnecting"));
-  else if (kind === "failed") {
-    const hadGame = obs !== null;
-    leaveRoom();
-    if (!hadGame) toSettings();
-    // A 4xxx close follows the server's own error message, already shown.
-    if (!(event?.code >= 4000 && event.code < 5000)) toast(t("error.network"), { kind: "error" });
-  }
-}
-
-function receive(msg) {
-  queue.push(msg);
-  pump();
-}
-
-async function pump() {
-  if (pumping) return;
-  pumping = true;
-  try {
-    while (queue.length) {
-      const msg = queue.shift();
-      await handle(msg);
-    }
-  } finally {
-    pumping = false;
-    hurry = false;
-  }
-}
-
 async function handle(msg) {
   if (msg.type === "sync") {
-    if (room) {
-      room.seat = msg.seat ?? null;
-      room.players = msg.players ?? room.players;
-    }
-    board.setSeat(room?.seat ?? 0);
+    board.setSeat(page.seat ?? 0);
     showNames();
     obs = msg.obs;
     legal = msg.legal ?? [];
@@ -275,13 +93,11 @@ async function handle(msg) {
     obs = msg.obs;
     legal = msg.legal ?? [];
     // Until the stones land, say whose stones are moving, not whose turn comes next.
-    if (obs.last) setTurn("sowing", sowingLabel(obs.last.seat));
+    if (obs.last) page.setTurn("sowing", sowingLabel(obs.last.seat));
     await board.play(obs, { legal, fast: hurry, whose: whose(obs.last) });
     afterUpdate();
   } else if (msg.type === "error") {
-    const key = `error.${msg.code}`;
-    const text = t(key) === key ? t("error.generic", { message: msg.message ?? msg.code }) : t(key);
-    toast(text, { kind: "error" });
+    toast(page.errorText(msg), { kind: "error" });
     board.setLegal(legal);
     if (obs) afterUpdate();
   }
@@ -289,7 +105,7 @@ async function handle(msg) {
 
 /** The viewer's seat; null for a spectator. */
 function mySeat() {
-  return room ? room.seat : null;
+  return page.seat;
 }
 
 /** Who made a move, for the board's call-outs: you, the computer or (to a spectator) the
@@ -297,7 +113,7 @@ function mySeat() {
 function whose(last) {
   if (!last) return null;
   if (last.seat === mySeat()) return "you";
-  return room?.players?.[last.seat]?.kind === "human" ? "player" : "computer";
+  return page.room?.players?.[last.seat]?.kind === "human" ? "player" : "computer";
 }
 
 function sowingLabel(seat) {
@@ -321,14 +137,14 @@ function turnLabel(kind) {
 
 function afterUpdate() {
   const kind = turnKind();
-  setTurn(kind, turnLabel(kind));
+  page.setTurn(kind, turnLabel(kind));
   // A call-out belongs to its move: the opponent's is gone once the turn comes back to you.
   if (kind === "you" && obs.last && obs.last.seat !== mySeat()) board.clearCallout();
   if (kind === "over") {
     const words = resultWords(obs.outcome);
     resultBarScore.textContent = words.score;
     resultBarDetail.textContent = words.detail;
-    if (!resultShown && queue.length === 0 && mySeat() !== null) {
+    if (!resultShown && page.queue.length === 0 && mySeat() !== null) {
       resultShown = true;
       showResult(obs.outcome);
     }
@@ -336,20 +152,19 @@ function afterUpdate() {
 }
 
 function act(pit) {
-  if (!socket || !obs || obs.outcome || mySeat() === null || obs.to_move !== mySeat()) return;
-  if (queue.length || board.busy) return;
+  if (!page.socket || !obs || obs.outcome || mySeat() === null || obs.to_move !== mySeat()) return;
+  if (page.queue.length || board.busy) return;
   if (!legal.some((action) => action.pit === pit)) return;
   board.setLegal([]);
-  setTurn("sowing", sowingLabel(mySeat()));
-  if (!socket.act({ pit })) {
+  page.setTurn("sowing", sowingLabel(mySeat()));
+  if (!page.send({ pit })) {
     board.setLegal(legal);
     afterUpdate();
-    toast(t("play.reconnecting"));
   }
 }
 
 document.addEventListener("keydown", (event) => {
-  if (play.dataset.state !== "playing" || event.altKey || event.ctrlKey || event.metaKey) return;
+  if (!page.playing || event.altKey || event.ctrlKey || event.metaKey) return;
   if (mySeat() === null) return;
   if (event.target.closest?.("input, select, textarea") || dialog.open) return;
   const digit = Number(event.key);
@@ -422,10 +237,7 @@ function showResult(outcome) {
   document.getElementById("result-score").textContent = score;
   document.getElementById("result-detail").textContent = detail;
   document.getElementById("result-art").replaceChildren(resultArt(result));
-  setTimeout(() => {
-    if (!dialog.open) dialog.showModal();
-    document.getElementById("rematch").focus();
-  }, 250);
+  page.openResult(250);
 }
 
 const SPARKLES = `<g class="result-sparkles">
@@ -453,43 +265,6 @@ function resultArt(result) {
   return node;
 }
 
-function rematch() {
-  dialog.open && dialog.close();
-  start(lastSettings ?? readSettings());
-}
-
-function changeSettings() {
-  dialog.open && dialog.close();
-  toSettings();
-  form.querySelector("input:checked")?.focus();
-}
-
-document.getElementById("rematch").addEventListener("click", rematch);
-document.getElementById("change").addEventListener("click", changeSettings);
-document.getElementById("rematch-bar")?.addEventListener("click", rematch);
-document.getElementById("change-bar")?.addEventListener("click", changeSettings);
-
-document.getElementById("close-result").addEventListener("click", () => dialog.close());
-
-document.getElementById("new-game")?.addEventListener("click", async () => {
-  if (obs && !obs.outcome) {
-    const leave = await confirmDialog(t("play.abandon_confirm"), {
-      yes: t("play.abandon_yes"),
-      no: t("play.abandon_no"),
-    });
-    if (!leave) return;
-  }
-  toSettings();
-  form.scrollIntoView({ block: "nearest" });
-});
-
 // --- start-up ------------------------------------------------------------------------------
 
-restoreSettings();
-applyOnlyWhen();
-
-if (data.room) {
-  // This page is a game's own address: play it (or watch it) from where it stands.
-  lastSettings = data.room.settings;
-  enterRoom(data.room);
-} else preview();
+page.boot();

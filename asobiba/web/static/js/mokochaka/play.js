@@ -8,42 +8,27 @@
 // Everything said, judged and penalised is shown as speech bubbles and in the table's log, from
 // the observation's numbered `events` (docs/ARCHITECTURE.md, "Mokochaka specifics"). The table
 // itself (seats, piles, token, bubbles) is drawn by mokochaka/board.js, which the replay shares.
-import { ApiError, postJSON } from "../api.js";
-import { confirmDialog } from "../dialog.js";
 import { h } from "../dom.js";
-import { pageData, t, tn } from "../i18n.js";
-import { RoomSocket } from "../room-socket.js";
+import { t, tn } from "../i18n.js";
+import { PlayPage } from "../play-page.js";
 import { levelName } from "../rules-name.js";
 import { bindSpeed } from "../speed.js";
 import { toast } from "../toast.js";
 import { MokochakaBoard, eventText, reasonText } from "./board.js";
 import { ANIMALS, SPECIALS, cardFace, wordText } from "./cards.js";
 
-const data = pageData();
-const GAME = data.game ?? "mokochaka";
-const SETTINGS_KEY = `asobiba.${GAME}.settings`;
-const SEATS = data.seats ?? { min: 2, max: 6 };
-
-const play = document.getElementById("play");
-const form = document.getElementById("settings");
-const startButton = document.getElementById("start");
-const turn = document.getElementById("turn");
-const turnText = document.getElementById("turn-text");
 const ruleChip = document.getElementById("rule-chip");
 const judgeBox = document.getElementById("judge");
 const pad = document.getElementById("pad");
 const assembledBox = document.getElementById("assembled");
 const assembledText = document.getElementById("assembled-text");
 const log = document.getElementById("log");
-const dialog = document.getElementById("result");
 
 /** Keys of the pad: animals 1-4 (or their initials), specials 7-9 (or Z X C). */
 const ANIMAL_KEYS = { 1: "moko", 2: "paka", 3: "pome", 4: "gabu", m: "moko", p: "paka", o: "pome", g: "gabu" };
 const SPECIAL_KEYS = { 7: "mokochaka", 8: "chakamoko", 9: "chakamokochaka", z: "mokochaka", x: "chakamoko", c: "chakamokochaka" };
 const KEY_OF = { moko: "1", paka: "2", pome: "3", gabu: "4", mokochaka: "7", chakamoko: "8", chakamokochaka: "9" };
 
-let room = null; // {room_id, seat (null: watching), ws, players, settings}
-let socket = null;
 let obs = null;
 let legal = [];
 let seen = 0; // the highest event number shown
@@ -51,9 +36,19 @@ let typed = []; // the call being assembled, as animal syllables
 let chosenPiles = []; // piles picked so far when taking
 let ring = null; // {flips, start (performance.now()), ms}
 let ringFrame = 0;
-let lastSettings = null;
 let resultShown = false;
 let lastJudgement = null;
+
+const page = new PlayPage({
+  preview,
+  enter,
+  leave: stopRing,
+  message: receive,
+  failed: () => obs !== null,
+  unfinished: () => Boolean(obs && !obs.outcome),
+});
+const { data, play, dialog } = page;
+const SEATS = data.seats ?? { min: 2, max: 6 };
 
 // The table's drawing (seats, piles, token, bubbles): mokochaka/board.js, shared with the replay.
 const board = new MokochakaBoard(document.getElementById("table"), {
@@ -67,47 +62,15 @@ bindSpeed(document.getElementById("speed"), (value) => {
   play.dataset.speed = value;
 });
 
-// --- settings form -------------------------------------------------------------------------
-
-function checked(name) {
-  return form.querySelector(`input[name="${name}"]:checked`)?.value ?? null;
-}
-
-function setChecked(name, value) {
-  const input = form.querySelector(`input[name="${name}"][value="${CSS.escape(String(value))}"]`);
-  if (input) input.checked = true;
-}
-
-function readSettings() {
-  const players = Number(checked("players") ?? SEATS.min);
-  return { options: {}, level: checked("level"), players, order: "random" };
-}
-
-function restoreSettings() {
-  let saved = null;
-  try {
-    saved = JSON.parse(localStorage.getItem(SETTINGS_KEY) ?? "null");
-  } catch {
-    saved = null;
-  }
-  if (!saved) return;
-  if (saved.players) setChecked("players", saved.players);
-  if (saved.level) setChecked("level", saved.level);
-}
-
-function saveSettings(settings) {
-  try {
-    localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings));
-  } catch {
-    /* not remembered */
-  }
-}
+// --- settings ------------------------------------------------------------------------------
 
 /** The table as it will look: the chosen number of seats around three sample piles. */
 function preview() {
-  const settings = readSettings();
-  const n = settings.players;
-  room = { seat: 0, players: Array.from({ length: n }, (_, i) => ({ kind: i ? "bot" : "human", level: settings.level })), settings };
+  log.replaceChildren();
+  judgeBox.replaceChildren();
+  const settings = page.readSettings();
+  const n = settings.players ?? SEATS.min;
+  page.room = { seat: 0, players: Array.from({ length: n }, (_, i) => ({ kind: i ? "bot" : "human", level: settings.level })), settings };
   const hand = Math.floor(29 / n);
   obs = {
     seats: n,
@@ -129,64 +92,13 @@ function preview() {
   legal = [];
   ruleChip.textContent = t("moko.chip", { n, level: levelName(settings.level, data.levels) });
   render();
-  room = null;
-  setTurn("preview", t("play.preview"));
+  page.room = null;
+  page.setTurn("preview", t("play.preview"));
 }
-
-form.addEventListener("change", () => {
-  if (play.dataset.state === "setup") preview();
-});
-
-form.addEventListener("submit", (event) => {
-  event.preventDefault();
-  const settings = readSettings();
-  saveSettings(settings);
-  start(settings);
-});
 
 // --- the room ------------------------------------------------------------------------------
 
-function setTurn(kind, text) {
-  turn.dataset.turn = kind;
-  turnText.textContent = text;
-  play.dataset.turn = kind;
-}
-
-async function start(settings) {
-  startButton.disabled = true;
-  const label = startButton.textContent;
-  startButton.textContent = t("play.starting");
-  if (dialog.open) dialog.close();
-  try {
-    const created = await postJSON("/api/rooms", {
-      game: GAME,
-      options: {},
-      level: settings.level,
-      order: "random",
-      players: settings.players,
-    });
-    lastSettings = settings;
-    history.pushState(null, "", address(created.room_id));
-    enterRoom({ ...created, players: null, settings });
-  } catch (error) {
-    const message =
-      error instanceof ApiError && error.code === "network" ? t("error.network") : error.message;
-    toast(t("error.start", { message }), { kind: "error" });
-  } finally {
-    startButton.disabled = false;
-    startButton.textContent = label;
-  }
-}
-
-/** The address of a game, or of the settings (no room); `?speed=` and the like stay. */
-function address(roomId = null) {
-  const path = roomId ? `/games/${GAME}/${encodeURIComponent(roomId)}` : `/games/${GAME}`;
-  return path + window.location.search;
-}
-
-function enterRoom(created) {
-  leaveRoom();
-  room = created;
+function enter(created) {
   obs = null;
   legal = [];
   seen = 0;
@@ -202,45 +114,12 @@ function enterRoom(created) {
     n: players ?? "",
     level: levelName(settings.level, data.levels),
   });
-  play.dataset.state = "playing";
-  setTurn("wait", t("play.connecting"));
-  document.getElementById("table").scrollIntoView({ block: "nearest" });
-  socket = new RoomSocket(created.ws, { onMessage: receive, onStatus: status });
-}
-
-function leaveRoom() {
-  socket?.close();
-  socket = null;
-  room = null;
-  stopRing();
-}
-
-function toSettings() {
-  leaveRoom();
-  if (window.location.pathname !== `/games/${GAME}`) history.pushState(null, "", address());
-  play.dataset.state = "setup";
-  log.replaceChildren();
-  judgeBox.replaceChildren();
-  preview();
-}
-
-window.addEventListener("popstate", () => window.location.reload());
-
-function status(kind, event) {
-  if (kind === "reconnecting") setTurn("wait", t("play.reconnecting"));
-  else if (kind === "failed") {
-    const hadGame = obs !== null;
-    leaveRoom();
-    if (!hadGame) toSettings();
-    if (!(event?.code >= 4000 && event.code < 5000)) toast(t("error.network"), { kind: "error" });
-  }
 }
 
 function receive(msg) {
   if (msg.type === "sync") {
+    const room = page.room;
     if (room) {
-      room.seat = msg.seat ?? null;
-      room.players = msg.players ?? room.players;
       ruleChip.textContent = t("moko.chip", {
         n: room.players.length,
         level: levelName(room.settings?.level ?? room.players.find((p) => p.level)?.level, data.levels),
@@ -254,8 +133,7 @@ function receive(msg) {
     // A call that arrives after the turn was settled is refused: the moment had passed.
     const late = ["not_your_turn", "illegal_action"].includes(msg.code);
     const key = late ? "moko.error.too_late" : `error.${msg.code}`;
-    const text = t(key) === key ? t("error.generic", { message: msg.message ?? msg.code }) : t(key);
-    toast(text, { kind: late ? "info" : "error" });
+    toast(page.errorText(msg, key), { kind: late ? "info" : "error" });
     if (obs) render();
   }
 }
@@ -283,12 +161,13 @@ function update(next, nextLegal, { quiet }) {
 
 /** The viewer's seat; null for a spectator. */
 function mySeat() {
-  return room ? room.seat : null;
+  return page.seat;
 }
 
 /** Bots get sleepy names (the winner sleeps best), in seat order. */
 function seatName(seat) {
   if (seat === null || seat === undefined) return "";
+  const room = page.room;
   if (room && seat === room.seat) return t("play.you");
   const players = room?.players ?? [];
   const player = players[seat];
@@ -299,6 +178,7 @@ function seatName(seat) {
 }
 
 function seatLevel(seat) {
+  const room = page.room;
   const player = room?.players?.[seat];
   if (room && seat === room.seat) return "";
   if (player && player.kind !== "bot") return t("play.player");
@@ -480,11 +360,8 @@ function shake() {
 }
 
 function send(action) {
-  if (!socket || !obs || mySeat() === null) return;
-  if (!socket.act(action)) {
-    toast(t("play.reconnecting"));
-    return;
-  }
+  if (!page.socket || !obs || mySeat() === null) return;
+  if (!page.send(action)) return;
   // Nothing more to do until the server answers: the pad and the choices wait for it.
   legal = [];
   render();
@@ -494,7 +371,7 @@ document.getElementById("backspace")?.addEventListener("click", undo);
 document.getElementById("send")?.addEventListener("click", sendCall);
 
 document.addEventListener("keydown", (event) => {
-  if (play.dataset.state !== "playing" || event.altKey || event.ctrlKey || event.metaKey) return;
+  if (!page.playing || event.altKey || event.ctrlKey || event.metaKey) return;
   if (mySeat() === null || !obs || dialog.open) return;
   if (event.target.closest?.("input, select, textarea")) return;
   const key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
@@ -559,7 +436,7 @@ function turnWords() {
 function afterUpdate() {
   if (obs.outcome) {
     const words = resultWords(obs.outcome);
-    setTurn("over", words.title);
+    page.setTurn("over", words.title);
     document.getElementById("result-bar-score").textContent = words.score;
     fillResultTable(document.getElementById("result-bar-table"), obs.outcome);
     if (!resultShown && mySeat() !== null) {
@@ -569,7 +446,7 @@ function afterUpdate() {
     return;
   }
   const [kind, text] = turnWords();
-  setTurn(kind, text);
+  page.setTurn(kind, text);
 }
 
 function resultWords(outcome) {
@@ -636,48 +513,9 @@ function showResult(outcome) {
   document.getElementById("result-title").textContent = title;
   document.getElementById("result-score").textContent = score;
   fillResultTable(document.getElementById("result-table"), outcome);
-  setTimeout(() => {
-    if (!dialog.open) dialog.showModal();
-    document.getElementById("rematch").focus();
-  }, 400);
+  page.openResult(400);
 }
-
-function rematch() {
-  if (dialog.open) dialog.close();
-  start(lastSettings ?? readSettings());
-}
-
-function changeSettings() {
-  if (dialog.open) dialog.close();
-  toSettings();
-  form.querySelector("input:checked")?.focus();
-}
-
-document.getElementById("rematch").addEventListener("click", rematch);
-document.getElementById("change").addEventListener("click", changeSettings);
-document.getElementById("rematch-bar")?.addEventListener("click", rematch);
-document.getElementById("change-bar")?.addEventListener("click", changeSettings);
-document.getElementById("close-result").addEventListener("click", () => dialog.close());
-
-document.getElementById("new-game")?.addEventListener("click", async () => {
-  if (obs && !obs.outcome) {
-    const leave = await confirmDialog(t("play.abandon_confirm"), {
-      yes: t("play.abandon_yes"),
-      no: t("play.abandon_no"),
-    });
-    if (!leave) return;
-  }
-  toSettings();
-  form.scrollIntoView({ block: "nearest" });
-});
 
 // --- start-up ------------------------------------------------------------------------------
 
-restoreSettings();
-
-if (data.room) {
-  // This page is a game's own address: play it (or watch it) from where it stands.
-  const players = data.room.players?.length;
-  lastSettings = { ...data.room.settings, players, order: "random" };
-  enterRoom({ ...data.room, settings: lastSettings });
-} else preview();
+page.boot();

@@ -5,11 +5,9 @@
 // 開, ツモ, リーチ, 3枚引く, 見送る) come only from `legal`. Messages are handled one at a time, with a
 // short pause after each (the speed setting), so the opponent's turn can be followed; a round
 // that ends opens its result (win breakdown or wall settlement) before the next deal is shown.
-import { ApiError, postJSON } from "../api.js";
-import { confirmDialog } from "../dialog.js";
 import { h } from "../dom.js";
-import { pageData, t } from "../i18n.js";
-import { RoomSocket } from "../room-socket.js";
+import { t } from "../i18n.js";
+import { PlayPage } from "../play-page.js";
 import { levelName } from "../rules-name.js";
 import { bindSpeed } from "../speed.js";
 import { toast } from "../toast.js";
@@ -17,18 +15,8 @@ import { cardSVG } from "./cards.js";
 import { roundView, roundsTable } from "./results.js";
 import { MomojanTable } from "./table.js";
 
-const data = pageData();
-const GAME = data.game ?? "momojan";
-const SETTINGS_KEY = `asobiba.${GAME}.settings`;
-
-const play = document.getElementById("play");
-const form = document.getElementById("settings");
-const startButton = document.getElementById("start");
-const turn = document.getElementById("turn");
-const turnText = document.getElementById("turn-text");
 const ruleChip = document.getElementById("rule-chip");
 const prompts = document.getElementById("prompts");
-const dialog = document.getElementById("result");
 const roundDialog = document.getElementById("round-result");
 
 const table = new MomojanTable(document.getElementById("board"), {
@@ -37,63 +25,36 @@ const table = new MomojanTable(document.getElementById("board"), {
 });
 bindSpeed(document.getElementById("speed"), (speed) => table.setSpeed(speed));
 
-let room = null; // {room_id, seat (null: watching), ws, players, settings}
-let socket = null;
 let obs = null;
 let legal = [];
-let queue = [];
-let pumping = false;
-let lastSettings = null;
 let resultShown = false;
 let seenResults = 0;
 let riichiMode = false;
 let sending = false;
 
-// --- settings form -------------------------------------------------------------------------
-
-function radios(name) {
-  return [...form.querySelectorAll(`input[name="${name}"]`)];
-}
-
-function checked(name) {
-  return radios(name).find((input) => input.checked && !input.disabled)?.value ?? null;
-}
-
-function setChecked(name, value) {
-  const input = radios(name).find((node) => node.value === String(value));
-  if (input) input.checked = true;
-}
-
-function readSettings() {
-  // No option rules on the site (`dealerships` is engine-only): the rulebook's game.
-  return { options: {}, level: checked("level"), order: checked("order") ?? "first" };
-}
-
-function restoreSettings() {
-  let saved = null;
-  try {
-    saved = JSON.parse(localStorage.getItem(SETTINGS_KEY) ?? "null");
-  } catch {
-    saved = null;
-  }
-  if (!saved) return;
-  if (saved.level) setChecked("level", saved.level);
-  if (saved.order) setChecked("order", saved.order);
-}
-
-function saveSettings(settings) {
-  try {
-    localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings));
-  } catch {
-    /* not remembered */
-  }
-}
+const page = new PlayPage({
+  preview,
+  enter,
+  leave: () => {
+    if (roundDialog.open) roundDialog.close();
+  },
+  message: handle,
+  failed: () => {
+    table.setLegal([]);
+    prompts.replaceChildren();
+    return obs !== null;
+  },
+  unfinished: () => Boolean(obs && !obs.outcome),
+  serial: true,
+});
+const { data, dialog } = page;
+const setTurn = (kind, text) => page.setTurn(kind, text);
 
 /** A dealt-looking table while the player chooses: both players at 40, hands face down. */
 function preview() {
   const seat = null;
   table.setSeat(0);
-  table.setNames([t("play.you"), t("play.bot", { level: levelName(checked("level"), data.levels) })]);
+  table.setNames([t("play.you"), t("play.bot", { level: levelName(page.checked("level"), data.levels) })]);
   table.setRiichiMode(false);
   table.show(
     {
@@ -128,61 +89,11 @@ function preview() {
   prompts.replaceChildren();
 }
 
-form.addEventListener("change", () => {
-  if (play.dataset.state === "setup") preview();
-});
-
-form.addEventListener("submit", (event) => {
-  event.preventDefault();
-  const settings = readSettings();
-  saveSettings(settings);
-  start(settings);
-});
-
 // --- the game ------------------------------------------------------------------------------
 
-function setTurn(kind, text) {
-  turn.dataset.turn = kind;
-  turnText.textContent = text;
-  play.dataset.turn = kind;
-}
-
-async function start(settings) {
-  startButton.disabled = true;
-  const label = startButton.textContent;
-  startButton.textContent = t("play.starting");
-  if (dialog.open) dialog.close();
-  try {
-    const created = await postJSON("/api/rooms", {
-      game: GAME,
-      options: settings.options,
-      level: settings.level,
-      order: settings.order,
-    });
-    lastSettings = settings;
-    history.pushState(null, "", address(created.room_id));
-    enterRoom({ ...created, players: null, settings });
-  } catch (error) {
-    const message =
-      error instanceof ApiError && error.code === "network" ? t("error.network") : error.message;
-    toast(t("error.start", { message }), { kind: "error" });
-  } finally {
-    startButton.disabled = false;
-    startButton.textContent = label;
-  }
-}
-
-function address(roomId = null) {
-  const path = roomId ? `/games/${GAME}/${encodeURIComponent(roomId)}` : `/games/${GAME}`;
-  return path + window.location.search;
-}
-
-function enterRoom(created) {
-  leaveRoom();
-  room = created;
+function enter(created) {
   obs = null;
   legal = [];
-  queue = [];
   resultShown = false;
   seenResults = 0;
   riichiMode = false;
@@ -193,77 +104,17 @@ function enterRoom(created) {
     level: levelName(created.settings?.level, data.levels),
   });
   showNames();
-  play.dataset.state = "playing";
-  setTurn("wait", t("play.connecting"));
-  document.getElementById("table").scrollIntoView({ block: "nearest" });
-  socket = new RoomSocket(created.ws, { onMessage: receive, onStatus: status });
 }
 
-function leaveRoom() {
-  socket?.close();
-  socket = null;
-  room = null;
-  queue = [];
-  if (roundDialog.open) roundDialog.close();
-}
-
-function toSettings() {
-  leaveRoom();
-  if (window.location.pathname !== `/games/${GAME}`) history.pushState(null, "", address());
-  play.dataset.state = "setup";
-  preview();
-}
-
-window.addEventListener("popstate", () => window.location.reload());
-
-function seatName(seat) {
-  if (room && seat === room.seat) return t("play.you");
-  const player = room?.players?.[seat];
-  if (player && player.kind !== "bot") return t("play.player");
-  return t("play.bot", { level: levelName(room?.settings?.level, data.levels) });
-}
+const seatName = (seat) => page.seatName(seat);
 
 function showNames() {
   table.setNames([seatName(0), seatName(1)]);
 }
 
-function status(kind, event) {
-  if (kind === "reconnecting") setTurn("wait", t("play.reconnecting"));
-  else if (kind === "failed") {
-    const hadGame = obs !== null;
-    leaveRoom();
-    table.setLegal([]);
-    prompts.replaceChildren();
-    if (!hadGame) toSettings();
-    if (!(event?.code >= 4000 && event.code < 5000)) toast(t("error.network"), { kind: "error" });
-  }
-}
-
-function receive(msg) {
-  queue.push(msg);
-  pump();
-}
-
-async function pump() {
-  if (pumping) return;
-  pumping = true;
-  try {
-    while (queue.length) {
-      const msg = queue.shift();
-      await handle(msg);
-    }
-  } finally {
-    pumping = false;
-  }
-}
-
 async function handle(msg) {
   if (msg.type === "sync") {
-    if (room) {
-      room.seat = msg.seat ?? null;
-      room.players = msg.players ?? room.players;
-    }
-    table.setSeat(room?.seat ?? 0);
+    table.setSeat(page.seat ?? 0);
     showNames();
     obs = msg.obs;
     legal = msg.legal ?? [];
@@ -288,21 +139,20 @@ async function handle(msg) {
       setTurn("wait", table.describe(obs) || t("momojan.round.over"));
       for (const result of newRounds) await showRound(result);
     } else {
-      const pause = fromOpponent && before && queue.length < 4;
+      const pause = fromOpponent && before && page.queue.length < 4;
       await table.play(obs, { legal: mine() ? legal : [], fast: !pause });
     }
     afterUpdate();
   } else if (msg.type === "error") {
     sending = false;
     const key = msg.code === "illegal_action" ? "momojan.error.illegal" : `error.${msg.code}`;
-    const text = t(key) === key ? t("error.generic", { message: msg.message ?? msg.code }) : t(key);
-    toast(text, { kind: "error" });
+    toast(page.errorText(msg, key), { kind: "error" });
     if (obs) afterUpdate();
   }
 }
 
 function mySeat() {
-  return room ? room.seat : null;
+  return page.seat;
 }
 
 /** True when the viewer is seated and it is their move. */
@@ -348,7 +198,7 @@ function afterUpdate() {
     const words = finalWords(obs.outcome);
     document.getElementById("result-bar-score").textContent = words.score;
     document.getElementById("result-bar-detail").textContent = words.detail;
-    if (!resultShown && queue.length === 0) {
+    if (!resultShown && page.queue.length === 0) {
       resultShown = true;
       showFinal();
     }
@@ -356,16 +206,15 @@ function afterUpdate() {
 }
 
 function act(action) {
-  if (!socket || !mine() || sending || queue.length || table.busy) return;
+  if (!page.socket || !mine() || sending || page.queue.length || table.busy) return;
   sending = true;
   riichiMode = false;
   table.riichiMode = false;
   table.setLegal([]);
   prompts.replaceChildren();
-  if (!socket.act(action)) {
+  if (!page.send(action)) {
     sending = false;
     afterUpdate();
-    toast(t("play.reconnecting"));
   }
 }
 
@@ -482,7 +331,7 @@ function renderPrompts() {
 // Keyboard: 1-8 discard the hand's n-th card (with the drawn cards last), D draws from the
 // tallest pile, T/R win when they may, Esc leaves riichi mode.
 document.addEventListener("keydown", (event) => {
-  if (play.dataset.state !== "playing" || event.altKey || event.ctrlKey || event.metaKey) return;
+  if (!page.playing || event.altKey || event.ctrlKey || event.metaKey) return;
   if (event.target.closest?.("input, select, textarea") || dialog.open || roundDialog.open) return;
   if (!mine()) return;
   const key = event.key.toLowerCase();
@@ -559,8 +408,7 @@ function showFinal() {
     roundsTable(obs.results, { name: seatName }),
   );
   document.getElementById("result-art").replaceChildren(resultArt(result));
-  if (!dialog.open) dialog.showModal();
-  (document.getElementById("rematch") ?? document.getElementById("close-result")).focus();
+  page.openResult();
 }
 
 function resultArt(result) {
@@ -568,41 +416,8 @@ function resultArt(result) {
   return card;
 }
 
-function rematch() {
-  if (dialog.open) dialog.close();
-  start(lastSettings ?? readSettings());
-}
-
-function changeSettings() {
-  if (dialog.open) dialog.close();
-  toSettings();
-  form.querySelector("input:checked")?.focus();
-}
-
-document.getElementById("rematch")?.addEventListener("click", rematch);
-document.getElementById("change")?.addEventListener("click", changeSettings);
-document.getElementById("rematch-bar")?.addEventListener("click", rematch);
-document.getElementById("change-bar")?.addEventListener("click", changeSettings);
-document.getElementById("close-result").addEventListener("click", () => dialog.close());
 document.getElementById("show-final").addEventListener("click", () => obs?.outcome && showFinal());
-
-document.getElementById("new-game")?.addEventListener("click", async () => {
-  if (obs && !obs.outcome) {
-    const leave = await confirmDialog(t("play.abandon_confirm"), {
-      yes: t("play.abandon_yes"),
-      no: t("play.abandon_no"),
-    });
-    if (!leave) return;
-  }
-  toSettings();
-  form.scrollIntoView({ block: "nearest" });
-});
 
 // --- start-up ------------------------------------------------------------------------------
 
-restoreSettings();
-
-if (data.room) {
-  lastSettings = data.room.settings;
-  enterRoom(data.room);
-} else preview();
+page.boot();

@@ -1,0 +1,354 @@
+// The MICHIKAKE play page: settings (players 3 or 4, strength) → a room → the table.
+//
+// Every message is the viewer's own observation and legal actions; the prompts (上がり, 奪取,
+// 見送り) come only from `legal`. In a claim window every seat but the discarder is asked at
+// once and the answers stay secret, so the page shows the same countdown to everyone and never
+// answers for the person: a seat whose only answer is to pass still gets its Pass button and
+// may let the window run out. Messages are handled one at a time with a short pause after each
+// (the speed setting); a deal that ends opens its screen (the win broken down, or the exhausted
+// pile) before the next deal is shown, and the session's end opens the ranking.
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
+import { PlayPage } from "../play-page.js";
+import { levelName } from "../rules-name.js";
+import { bindSpeed } from "../speed.js";
+import { toast } from "../toast.js";
+import { cardName, cardSVG } from "./cards.js";
+import { dealView, dealsList, rankingTable } from "./results.js";
+import { MichikakeTable, seatNamer } from "./table.js";
+
+const ruleChip = document.getElementById("rule-chip");
+const prompts = document.getElementById("prompts");
+const dealDialog = document.getElementById("deal-result");
+
+let obs = null;
+let legal = [];
+let resultShown = false;
+let seenResults = 0;
+let sending = false;
+let countdown = null; // {key, start (performance.now()), ms}
+let frame = 0;
+
+const page = new PlayPage({
+  preview,
+  enter,
+  leave: () => {
+    stopCountdown();
+    if (dealDialog.open) dealDialog.close();
+  },
+  message: handle,
+  failed: () => {
+    table.setLegal([]);
+    prompts.replaceChildren();
+    return obs !== null;
+  },
+  unfinished: () => Boolean(obs && !obs.outcome),
+  serial: true,
+});
+const { data, play, dialog } = page;
+
+/** "You", "Left CPU", …: the preview seats the person at seat 0. */
+const seatName = (seat) =>
+  seatNamer({
+    viewer: page.room ? page.seat : 0,
+    players: page.room?.players ?? [],
+    count: table.obs?.players ?? 3,
+  })(seat);
+
+const table = new MichikakeTable(document.getElementById("board"), {
+  name: seatName,
+  onDiscard: (card) => act({ discard: card }),
+});
+bindSpeed(document.getElementById("speed"), (speed) => table.setSpeed(speed));
+
+function chip(players, level) {
+  return t("michikake.chip", { n: players, level: levelName(level, data.levels) });
+}
+
+/** The table as it will look: the chosen number of seats, freshly dealt, hands face down. */
+function preview() {
+  const settings = page.readSettings();
+  const n = settings.players ?? 3;
+  const crests = ["C", "W", "R", "H"].slice(0, n);
+  obs = null;
+  table.setSeat(0);
+  table.show({
+    players: n,
+    seat: null,
+    points: Array(n).fill(1000),
+    deal: 0,
+    dealer: 0,
+    crests,
+    pile: n === 3 ? 72 : 94,
+    hand: null,
+    drawn: null,
+    bonus: null,
+    hand_sizes: Array(n).fill(5),
+    shown: Array.from({ length: n }, () => []),
+    discards: Array.from({ length: n }, () => []),
+    steals: Array(n).fill(0),
+    phase: "preview",
+    turn: null,
+    window: null,
+    last: [],
+    results: [],
+    outcome: null,
+  });
+  ruleChip.textContent = chip(n, settings.level);
+  page.setTurn("preview", t("play.preview"));
+  prompts.replaceChildren();
+}
+
+// --- the game ------------------------------------------------------------------------------
+
+function enter(created) {
+  obs = null;
+  legal = [];
+  resultShown = false;
+  seenResults = 0;
+  sending = false;
+  table.setSeat(created.seat ?? 0);
+  table.setLegal([]);
+  const settings = created.settings ?? {};
+  ruleChip.textContent = chip(created.players?.length ?? settings.players ?? "", settings.level);
+}
+
+async function handle(msg) {
+  if (msg.type === "sync") {
+    table.setSeat(page.seat ?? 0);
+    obs = msg.obs;
+    legal = msg.legal ?? [];
+    sending = false;
+    ruleChip.textContent = chip(obs.players, page.room?.settings?.level);
+    // Deals that ended before this sync are history, not news (the final screen lists them).
+    seenResults = obs.results.length;
+    table.show(obs, { legal: myLegal() });
+    afterUpdate();
+  } else if (msg.type === "event") {
+    const before = obs;
+    obs = msg.obs;
+    legal = msg.legal ?? [];
+    sending = false;
+    const newDeals = obs.results.slice(seenResults);
+    if (newDeals.length) {
+      seenResults = obs.results.length;
+      stopCountdown();
+      table.show(obs, { legal: [] });
+      page.setTurn("wait", t("michikake.deal_over"));
+      for (const result of newDeals) await showDeal(result);
+    } else {
+      const others = (obs.last ?? []).some((event) => event.seat !== page.seat);
+      const pause = others && before && page.queue.length < 4 && !myLegal().length;
+      await table.play(obs, { legal: myLegal(), fast: !pause });
+    }
+    afterUpdate();
+  } else if (msg.type === "error") {
+    sending = false;
+    const key = msg.code === "illegal_action" ? "michikake.error.illegal" : `error.${msg.code}`;
+    toast(page.errorText(msg, key), { kind: "error" });
+    if (obs) afterUpdate();
+  }
+}
+
+/** The legal actions shown: none for a spectator, after the end or while an answer is sent. */
+function myLegal() {
+  if (!obs || obs.outcome || page.seat === null || sending) return [];
+  return legal;
+}
+
+function can(key) {
+  return myLegal().some((action) => key in action);
+}
+
+function turnWords() {
+  if (!obs) return ["wait", t("play.connecting")];
+  if (obs.outcome) return ["over", finalWords(obs.outcome).title];
+  const me = page.seat;
+  if (obs.phase === "claim") {
+    const window = obs.window;
+    if (can("pass")) {
+      const card = cardName(window.card);
+      if (can("win")) return ["you", t("michikake.turn.claim_win", { card })];
+      if (can("steal")) return ["you", t("michikake.turn.claim_steal", { card })];
+      return ["you", t("michikake.turn.claim_pass", { card })];
+    }
+    if (window.discarder === me) return ["them", t("michikake.turn.claim_mine")];
+    if (window.answer) return ["them", t("michikake.turn.claim_answered")];
+    return ["them", t("michikake.turn.claim_others", { name: seatName(window.discarder) })];
+  }
+  if (obs.turn === me && can("discard")) {
+    return ["you", can("win") ? t("michikake.turn.win_or_discard") : t("michikake.turn.discard")];
+  }
+  if (obs.turn === me) return ["you", t("michikake.turn.stolen")];
+  return ["them", t("play.turn.seat", { name: seatName(obs.turn) })];
+}
+
+function afterUpdate() {
+  const [kind, text] = turnWords();
+  page.setTurn(kind, text);
+  play.dataset.phase = obs?.phase ?? "";
+  play.dataset.act = myLegal()
+    .map((action) => Object.keys(action)[0])
+    .filter((key, i, all) => all.indexOf(key) === i)
+    .join(" ");
+  table.setLegal(myLegal());
+  renderPrompts();
+  runCountdown();
+  if (obs?.outcome) {
+    const words = finalWords(obs.outcome);
+    document.getElementById("result-bar-score").textContent = words.score;
+    if (!resultShown && page.queue.length === 0) {
+      resultShown = true;
+      showFinal();
+    }
+  }
+}
+
+function act(action) {
+  if (!page.socket || sending || page.queue.length || table.busy) return;
+  const key = Object.keys(action)[0];
+  if (!myLegal().some((a) => key in a && (key !== "discard" || a.discard === action.discard))) return;
+  sending = true;
+  table.setLegal([]);
+  prompts.replaceChildren();
+  if (!page.send(action)) {
+    sending = false;
+    afterUpdate();
+  }
+}
+
+// --- the claim window's countdown ----------------------------------------------------------
+
+/** The countdown runs from when this screen learnt of the discard over the window's length
+ * (the server's timer decides; the bar only shows it, the same for every seat). */
+function runCountdown() {
+  const window = obs?.window;
+  if (!window || obs.outcome) {
+    stopCountdown();
+    return;
+  }
+  const key = `${obs.deal}:${obs.ply}:${window.discarder}`;
+  if (!countdown || countdown.key !== key) {
+    countdown = { key, start: performance.now(), ms: window.seconds * 1000 };
+  }
+  cancelAnimationFrame(frame);
+  const step = () => {
+    if (!countdown) return;
+    const left = Math.max(0, countdown.ms - (performance.now() - countdown.start));
+    table.setCountdown(left / countdown.ms, left / 1000);
+    if (left > 0) frame = requestAnimationFrame(step);
+  };
+  step();
+}
+
+function stopCountdown() {
+  cancelAnimationFrame(frame);
+  countdown = null;
+}
+
+// --- prompts -------------------------------------------------------------------------------
+
+function promptButton(label, key, { cls = "", action, card = null }) {
+  return h(
+    "button",
+    { type: "button", class: `btn mk-prompt ${cls}`.trim(), "data-action": Object.keys(action)[0], onclick: () => act(action) },
+    card ? cardSVG(card, { cls: "mk-card--tiny", label: false }) : null,
+    h("span", { class: "mk-prompt-label" }, label),
+    h("kbd", {}, key),
+  );
+}
+
+function renderPrompts() {
+  const buttons = [];
+  const card = obs?.window?.card ?? null;
+  if (can("win")) {
+    buttons.push(
+      promptButton(obs.phase === "claim" ? t("michikake.act.win_on") : t("michikake.act.win_draw"), "W", {
+        cls: "btn--primary mk-prompt--win",
+        action: { win: true },
+        card: obs.phase === "claim" ? card : null,
+      }),
+    );
+  }
+  if (can("steal")) {
+    buttons.push(promptButton(t("michikake.act.steal"), "S", { cls: "btn--accent", action: { steal: true }, card }));
+  }
+  if (can("pass")) {
+    buttons.push(promptButton(t("michikake.act.pass"), "P", { cls: "btn--large mk-prompt--pass", action: { pass: true } }));
+  }
+  prompts.replaceChildren(...buttons);
+}
+
+// Keyboard: 1-6 discard the hand's n-th card (the drawn card last), W wins, S steals, P passes.
+document.addEventListener("keydown", (event) => {
+  if (!page.playing || event.altKey || event.ctrlKey || event.metaKey) return;
+  if (event.target.closest?.("input, select, textarea") || dialog.open || dealDialog.open) return;
+  const key = event.key.toLowerCase();
+  const digit = Number(event.key);
+  if (Number.isInteger(digit) && digit >= 1 && digit <= 6) {
+    const button = document.querySelectorAll(".mk-hand .mk-hand-card")[digit - 1];
+    if (button && !button.disabled) {
+      event.preventDefault();
+      button.click();
+    }
+  } else if (key in KEYS && can(KEYS[key])) {
+    event.preventDefault();
+    act({ [KEYS[key]]: true });
+  }
+});
+
+const KEYS = { w: "win", s: "steal", p: "pass" };
+
+// --- deal and session results --------------------------------------------------------------
+
+function showDeal(result) {
+  const view = dealView(result, { name: seatName, players: obs.players });
+  dealDialog.dataset.kind = view.kind;
+  document.getElementById("deal-title").textContent = view.title;
+  document.getElementById("deal-body").replaceChildren(view.body);
+  return new Promise((resolve) => {
+    const done = () => {
+      dealDialog.removeEventListener("close", done);
+      resolve();
+    };
+    dealDialog.addEventListener("close", done);
+    dealDialog.showModal();
+    document.getElementById("deal-next").focus();
+  });
+}
+
+document.getElementById("deal-next").addEventListener("click", () => dealDialog.close());
+
+function finalWords(outcome) {
+  const me = page.seat;
+  const score = outcome.scores
+    .map((points, seat) => t("michikake.score_of", { name: seatName(seat), n: points }))
+    .join(t("michikake.sep"));
+  if (me === null) {
+    const names = outcome.winners.map(seatName).join(t("michikake.and"));
+    return { result: "draw", title: t("michikake.final.top", { names }), score };
+  }
+  const rank = outcome.ranks[me];
+  if (rank === 1 && outcome.winners.length === 1) return { result: "win", title: t("result.win"), score };
+  if (rank === 1) return { result: "draw", title: t("michikake.final.shared"), score };
+  return { result: "loss", title: t("michikake.final.place", { n: rank }), score };
+}
+
+function showFinal() {
+  const { result, title, score } = finalWords(obs.outcome);
+  dialog.dataset.result = result;
+  document.getElementById("result-title").textContent = title;
+  document.getElementById("result-score").textContent = t(`michikake.final.end_${obs.outcome.end}`, {
+    n: obs.outcome.deals,
+  });
+  document.getElementById("result-detail").textContent = score;
+  document.getElementById("result-ranking").replaceChildren(rankingTable(obs.outcome, { name: seatName }));
+  document.getElementById("result-deals").replaceChildren(dealsList(obs.results, { name: seatName }));
+  page.openResult();
+}
+
+document.getElementById("show-final").addEventListener("click", () => obs?.outcome && showFinal());
+
+// --- start-up ------------------------------------------------------------------------------
+
+page.boot();

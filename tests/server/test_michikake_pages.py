@@ -1,0 +1,70 @@
+"""MICHIKAKE's pages: offered on the site with its table (settings for 3 or 4 players from the
+game's data, no engine-only option), its rule page in both languages, the home page's art, and
+the names its table shows for every hand and bonus card of data.toml."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from asobiba.games import COMING, game_names, get_game
+from asobiba.games.michikake.data import BONUS_CARDS, YAKU
+from asobiba.server import pages
+from tests.server.test_pages import embedded
+
+
+def test_michikake_is_offered_last_and_no_longer_coming() -> None:
+    assert game_names()[-1] == "michikake"
+    assert "michikake" not in COMING
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_play_page_offers_three_or_four_players_and_every_level(
+    client: TestClient, lang: str
+) -> None:
+    client.cookies.set("lang", lang)
+    response = client.get("/games/michikake")
+    assert response.status_code == 200
+    text = response.text
+    assert pages.strings(lang)["game.michikake.name"] in text
+    assert 'id="board"' in text and 'id="prompts"' in text and 'id="deal-result"' in text
+    assert "/static/js/michikake/play.js" in text and "/static/css/michikake.css" in text
+    data = embedded(text, "page-data")
+    assert isinstance(data, dict)
+    assert data["game"] == "michikake" and data["room"] is None
+    assert data["seats"] == {"min": 3, "max": 4}
+    assert data["options"] == [], "short_pile is engine-only (ui=False)"
+    assert 'name="short_pile"' not in text
+    assert 'name="players" value="3" checked' in text and 'name="players" value="4"' in text
+    assert 'name="order"' not in text, "the person's seat is drawn at a table of 3 or 4"
+    assert [level["id"] for level in data["levels"]] == get_game("michikake").levels
+    for names in get_game("michikake").level_names().values():
+        assert names[lang] in text
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_rule_page_shows_in_both_languages(client: TestClient, lang: str) -> None:
+    client.cookies.set("lang", lang)
+    response = client.get("/games/michikake/rules")
+    assert response.status_code == 200
+    for bonus in BONUS_CARDS.values():
+        assert getattr(bonus, f"name_{lang}") in response.text
+    for yaku in YAKU.values():
+        assert getattr(yaku, f"name_{lang}") in response.text
+
+
+def test_home_shows_michikake_with_its_art(client: TestClient) -> None:
+    text = client.get("/", headers={"Accept-Language": "en"}).text
+    assert 'href="/games/michikake"' in text
+    assert 'class="michikake-art"' in text
+    assert pages.strings("en")["game.michikake.blurb"] in text
+
+
+def test_every_hand_and_bonus_card_has_its_data_file_name_in_both_languages() -> None:
+    for lang in pages.LANGS:
+        strings = pages.strings(lang)
+        for yaku in YAKU.values():
+            assert strings[f"michikake.yaku.{yaku.id}"] == getattr(yaku, f"name_{lang}")
+        for bonus in BONUS_CARDS.values():
+            assert strings[f"michikake.bonus.{bonus.id}"] == getattr(bonus, f"name_{lang}")
+            assert strings[f"michikake.bonus.{bonus.id}.text"] == getattr(bonus, f"text_{lang}")
