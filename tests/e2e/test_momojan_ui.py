@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from asobiba.games import get_game
+from asobiba.games.momojan.cards import sort_key
 from asobiba.server.pages import strings
 from asobiba.server.rooms import bot_seed_for
 from tests.e2e.conftest import serve
@@ -141,6 +142,86 @@ def test_a_spectator_sees_the_table_without_any_hand(new_page: Any) -> None:
     assert watcher.locator(".mj-hand--mine").count() == 0
     assert watcher.locator("#prompts button").count() == 0
     assert watcher.locator(".mj-pile.is-legal").count() == 0
+
+
+HAND = (
+    "() => [...document.querySelectorAll('.mj-hand--mine .mj-hand-main .mj-hand-card')]"
+    ".map((b) => b.dataset.card)"
+)
+
+
+def drag(page: Any, source: Any, target: Any) -> None:
+    """Press on ``source``, move past the right edge of ``target`` in small steps, let go."""
+    start, end = source.bounding_box(), target.bounding_box()
+    assert start and end
+    y = start["y"] + start["height"] / 2
+    page.mouse.move(start["x"] + start["width"] / 2, y)
+    page.mouse.down()
+    page.mouse.move(end["x"] + end["width"] - 2, y, steps=12)
+    page.mouse.up()
+
+
+def test_the_hand_is_rearranged_by_drag_and_keys_and_keeps_its_order(new_page: Any) -> None:
+    """The site: "your hand sorted (drag to reorder)"; the order is the player's own, kept over
+    redraws and a reload, and a card that joins goes to its sorted place."""
+    page = new_page(lang="en")
+    start(page)
+    cards = page.locator(".mj-hand--mine .mj-hand-main .mj-hand-card")
+    dealt = page.evaluate(HAND)
+    assert dealt == sorted(dealt, key=sort_key)
+    # A mouse drag moves the first card to the far end; the move is not a discard or a draw.
+    drag(page, cards.nth(0), cards.nth(6))
+    dragged = dealt[1:] + dealt[:1]
+    assert page.evaluate(HAND) == dragged
+    assert page.locator(".mj-hand-drawn").count() == 0
+    # The keyboard: the focused card moves with Shift+← and a hint says how.
+    cards.nth(6).focus()
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Shift+ArrowLeft")
+    assert page.locator("#mj-hand-hint").is_visible()
+    keyed = [*dragged[:4], dragged[5], dragged[4], *dragged[6:]]
+    assert page.evaluate(HAND) == keyed
+    assert page.evaluate("() => document.activeElement.dataset.card") == dragged[5]
+    # A reload of the same room keeps the order.
+    page.reload()
+    page.wait_for_selector(".mj-hand--mine .mj-hand-card")
+    assert page.evaluate(HAND) == keyed
+    # Draw, then throw the first card of the hand by a tap: the drawn card joins the hand before
+    # the first card that sorts after it; the others keep the player's order.
+    page.click(".mj-pile.is-legal")
+    drawn = page.locator(".mj-hand-drawn .mj-hand-card")
+    drawn.wait_for()
+    card = drawn.get_attribute("data-card")
+    page.click(f".mj-hand-main .mj-hand-card[data-card='{keyed[0]}'].is-legal")
+    page.wait_for_function("() => !document.querySelector('.mj-hand-drawn')")
+    kept = keyed[1:]
+    place = next((i for i, c in enumerate(kept) if sort_key(c) > sort_key(card)), len(kept))
+    assert page.evaluate(HAND) == [*kept[:place], card, *kept[place:]]
+
+
+def test_a_finger_drags_a_card_across_the_hand_at_phone_width(new_page: Any) -> None:
+    """The site: drag to reorder, by touch too (pointer events; a sideways drag is not a
+    scroll). Chromium's own touch input, through the DevTools protocol."""
+    page = new_page(lang="ja", width=375, height=812, has_touch=True, is_mobile=True)
+    start(page)
+    cards = page.locator(".mj-hand--mine .mj-hand-main .mj-hand-card")
+    dealt = page.evaluate(HAND)
+    first, last = cards.nth(0).bounding_box(), cards.nth(6).bounding_box()
+    assert first and last
+    y = first["y"] + first["height"] / 2
+    touch = page.context.new_cdp_session(page)
+    x = first["x"] + first["width"] / 2
+    touch.send(
+        "Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]}
+    )
+    for step in range(1, 11):
+        x = first["x"] + (last["x"] + last["width"] - 2 - first["x"]) * step / 10
+        touch.send(
+            "Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]}
+        )
+    touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    assert page.evaluate(HAND) == dealt[1:] + dealt[:1]
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
 
 
 # --- a fixed deal (ASOBIBA_DEV_SEEDS) --------------------------------------------------------

@@ -93,6 +93,7 @@ function saveSettings(settings) {
 function preview() {
   const seat = null;
   table.setSeat(0);
+  table.setOrderKey(null);
   table.setNames([t("play.you"), t("play.bot", { level: levelName(checked("level"), data.levels) })]);
   table.setRiichiMode(false);
   table.show(
@@ -187,6 +188,8 @@ function enterRoom(created) {
   seenResults = 0;
   riichiMode = false;
   table.setSeat(created.seat ?? 0);
+  // The player's own order of their hand, kept for this room across reloads (hand-order.js).
+  table.setOrderKey(created.seat === null ? null : `asobiba.${GAME}.hand.${created.room_id}`);
   table.setRiichiMode(false);
   table.setLegal([]);
   ruleChip.textContent = t("momojan.rule_chip", {
@@ -489,7 +492,7 @@ document.addEventListener("keydown", (event) => {
   const digit = Number(event.key);
   if (Number.isInteger(digit) && digit >= 1 && digit <= 9) {
     const button = document.querySelectorAll(".mj-hand--mine .mj-hand-card")[digit - 1];
-    if (button && !button.disabled) {
+    if (button?.classList.contains("is-legal")) {
       event.preventDefault();
       button.click();
     }

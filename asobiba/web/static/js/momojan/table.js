@@ -7,6 +7,7 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { ruleName } from "../rules-name.js";
 import { cardName, cardSVG, doraName, sticks } from "./cards.js";
+import { arrange, enableReorder, loadOrder, saveOrder } from "./hand-order.js";
 
 const PAUSE = { slow: 900, normal: 450, fast: 180, instant: 0 };
 
@@ -27,7 +28,20 @@ export class MomojanTable {
     this.riichiMode = false;
     this.busy = false;
     this.speed = "normal";
+    this.orderKey = null;
+    this.order = null;
+    this.reorder = null;
+    this.heldBack = false;
     root.classList.add("mj");
+  }
+
+  /**
+   * Let the viewer rearrange their hand, the order kept in sessionStorage under `key` (one per
+   * room); null: the hand is shown sorted and cannot be dragged (the preview, a replay).
+   */
+  setOrderKey(key) {
+    this.orderKey = key;
+    this.order = loadOrder(key);
   }
 
   setSeat(seat) {
@@ -99,6 +113,12 @@ export class MomojanTable {
   render() {
     const obs = this.obs;
     if (!obs) return;
+    if (this.reorder?.dragging()) {
+      // Redrawing would drop the card in the player's fingers: draw when it is let go.
+      this.heldBack = true;
+      return;
+    }
+    this.heldBack = false;
     const bottom = this.seat;
     const top = 1 - bottom;
     this.root.replaceChildren(
@@ -146,7 +166,12 @@ export class MomojanTable {
     const parts = [this.player(seat, where)];
     const melds = this.melds(seat);
     if (where === "them") parts.push(this.hiddenHand(seat), melds);
-    else parts.push(melds, obs.hand && seat === obs.seat ? this.hand() : this.hiddenHand(seat));
+    else if (obs.hand && seat === obs.seat) {
+      parts.push(melds, this.hand());
+      if (this.orderKey) {
+        parts.push(h("p", { class: "mj-hand-hint", id: "mj-hand-hint" }, t("momojan.reorder_hint")));
+      }
+    } else parts.push(melds, this.hiddenHand(seat));
     return h("div", { class: `mj-side mj-side--${where}` }, ...parts);
   }
 
@@ -183,30 +208,47 @@ export class MomojanTable {
       const i = rest.indexOf(card);
       if (i >= 0) rest.splice(i, 1);
     }
+    const mine = this.orderKey ? arrange(this.order, rest) : rest;
+    if (this.orderKey) {
+      this.order = mine;
+      saveOrder(this.orderKey, mine);
+    }
     const can = this.discards();
     const myTurn = obs.to_move === obs.seat && !obs.outcome;
+    // Never `disabled`: every card takes focus and pointer events, so it can be moved at any time.
     const button = (card, index, isDrawn) => {
       const allowed = can[card];
       const ok = myTurn && allowed && (this.riichiMode ? allowed.riichi : allowed.plain);
-      const node = h(
+      return h(
         "button",
         {
           type: "button",
           class: `mj-hand-card${isDrawn ? " is-drawn" : ""}${ok ? " is-legal" : ""}`,
           "data-card": card,
           "data-index": index,
-          disabled: !ok,
+          "aria-disabled": ok ? null : "true",
+          "aria-describedby": this.orderKey && !isDrawn ? "mj-hand-hint" : null,
           "aria-label": this.riichiMode
             ? t("momojan.discard_riichi_card", { card: cardName(card) })
-            : t("momojan.discard_card", { card: cardName(card) }),
+            : t(ok ? "momojan.discard_card" : "momojan.hand_card", { card: cardName(card) }),
           onclick: () => ok && this.onDiscard?.(card, this.riichiMode),
         },
         cardSVG(card, { label: false }),
       );
-      return node;
     };
-    const cards = rest.map((card, i) => button(card, i, false));
-    const apart = drawn.map((card, i) => button(card, rest.length + i, true));
+    const row = h("div", { class: "mj-hand-main" }, ...mine.map((card, i) => button(card, i, false)));
+    if (this.orderKey) {
+      this.reorder = enableReorder(row, {
+        onMove: (order, focus) => {
+          this.order = order;
+          saveOrder(this.orderKey, order);
+          this.render();
+          if (focus !== null) this.root.querySelectorAll(".mj-hand-main .mj-hand-card")[focus]?.focus();
+        },
+        onDragEnd: () => this.heldBack && this.render(),
+      });
+    }
+    const apart = drawn.map((card, i) => button(card, mine.length + i, true));
     return h(
       "div",
       {
@@ -214,7 +256,7 @@ export class MomojanTable {
         "aria-label": t("momojan.your_hand"),
         role: "group",
       },
-      h("div", { class: "mj-hand-main" }, ...cards),
+      row,
       apart.length
         ? h(
             "div",
