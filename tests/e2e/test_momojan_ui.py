@@ -107,6 +107,18 @@ def test_a_whole_game_against_the_weakest_bot_ends_with_the_rounds_and_points(
     page.wait_for_function(
         "() => /第\\d+局/.test(document.getElementById('move-text').textContent)"
     )
+    # Once the game is over its replay may show every hand: the opponent's cards face up.
+    assert page.locator(".mj-side--them .mj-hand--hidden").count() == 1
+    page.click("#reveal")
+    page.wait_for_selector("#reveal[aria-pressed='true']")
+    page.click("#first")
+    page.wait_for_selector(".mj-side--them .mj-hand--revealed")
+    assert (
+        page.locator(".mj-side--them .mj-hand--revealed .mj-card:not([data-card=''])").count() == 7
+    )
+    assert page.locator(".mj-side--them .mj-hand--hidden").count() == 0
+    page.click("#reveal")
+    page.wait_for_selector(".mj-side--them .mj-hand--hidden")
     # Back at the game's address, the finished game opens on its result.
     page.go_back()
     page.wait_for_selector("#result[open] #result-rounds tbody tr")

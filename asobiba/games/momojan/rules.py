@@ -382,6 +382,13 @@ class Momojan:
             "outcome": self.outcome(state),
         }
 
+    def reveal(self, state: MomojanState, seat: int | None = None) -> dict[str, Any]:
+        """``observe`` with ``hands``, both players' cards: the replay of a finished game shows
+        them (``core.game.revealed``); the room never sends it."""
+        view = self.observe(state, seat)
+        view["hands"] = [list(hand) for hand in state.hands]
+        return view
+
     def record_fields(self) -> list[RecordField]:
         return [
             RecordField("points", {"ja": "終了時の点数", "en": "Points at the end"}, "mean"),

@@ -165,14 +165,31 @@ export class MomojanTable {
     const obs = this.obs;
     const parts = [this.player(seat, where)];
     const melds = this.melds(seat);
-    if (where === "them") parts.push(this.hiddenHand(seat), melds);
+    if (where === "them") parts.push(this.otherHand(seat), melds);
     else if (obs.hand && seat === obs.seat) {
       parts.push(melds, this.hand());
       if (this.orderKey) {
         parts.push(h("p", { class: "mj-hand-hint", id: "mj-hand-hint" }, t("momojan.reorder_hint")));
       }
-    } else parts.push(melds, this.hiddenHand(seat));
+    } else parts.push(melds, this.otherHand(seat));
     return h("div", { class: `mj-side mj-side--${where}` }, ...parts);
+  }
+
+  /** A hand the viewer does not hold: backs, or its cards in a finished game's replay with
+   * every hand shown (the frame's `hands`, from the game's `reveal`). */
+  otherHand(seat) {
+    const cards = this.obs.hands?.[seat];
+    if (!cards) return this.hiddenHand(seat);
+    return h(
+      "div",
+      {
+        class: "mj-hand mj-hand--revealed",
+        role: "group",
+        "aria-label": t("momojan.revealed_hand", { name: this.names[seat] ?? "" }),
+        "data-count": cards.length,
+      },
+      cards.map((card) => cardSVG(card, { cls: "mj-card--small" })),
+    );
   }
 
   hiddenHand(seat) {
