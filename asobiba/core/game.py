@@ -7,7 +7,7 @@ game plugs in by implementing it and adding a registry line.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from asobiba.core.bots import Bot
@@ -20,6 +20,9 @@ Observation = dict[str, Any]
 """A JSON-safe view of a state: exactly what one seat (or a spectator) may know."""
 Outcome = dict[str, Any]
 """A finished game's result: at least ``scores`` (one per seat) and ``winners`` (seat numbers)."""
+RecordValue = float | list[str] | None
+"""One game's value for a record field: a number, the labels a "tally" field counts, or None
+(nothing to count this game)."""
 
 S = TypeVar("S")
 
@@ -47,9 +50,13 @@ class RecordField:
     label: dict[str, str]
     """``{"ja", "en"}``: the column's heading."""
     how: str
-    """How a row combines its games' values: "mean", "min" or "max" (missing values skipped)."""
+    """How a row combines its games' values: "mean", "min" or "max" of numbers, or "tally": each
+    game gives a list of labels and the row counts how often each was seen (missing values
+    skipped)."""
     digits: int = 0
     """Decimals shown."""
+    names: Mapping[str, dict[str, str]] = field(default_factory=dict)
+    """A "tally" field's labels in the order shown: ``{label: {"ja": ..., "en": ...}}``."""
 
 
 __all__ = [
@@ -62,6 +69,7 @@ __all__ = [
     "Observation",
     "Outcome",
     "RecordField",
+    "RecordValue",
     "revealed",
     "reveals",
 ]
@@ -116,7 +124,7 @@ class Game(Protocol[S]):
         """The game's own figures on the records page, beyond wins, draws and losses."""
         ...
 
-    def record(self, outcome: Outcome, seat: int) -> dict[str, float | None]:
+    def record(self, outcome: Outcome, seat: int) -> Mapping[str, RecordValue]:
         """What a finished game adds to ``seat``'s record, one value per ``record_fields`` key
         (None: nothing to count this game)."""
         ...

@@ -6,11 +6,12 @@ Results are kept per player × game × rule set × number of players × bot leve
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from asobiba.core.game import Game, RecordField
+from asobiba.core.game import Game, RecordField, RecordValue
 from asobiba.core.options import rule_key
 from asobiba.server.db import Result
 
@@ -74,7 +75,7 @@ class Row:
     best_margin: int | None = None
     streak_kind: str | None = None
     streak_length: int = 0
-    values: dict[str, list[float]] = field(default_factory=dict)
+    values: dict[str, list[RecordValue]] = field(default_factory=dict)
     """Each record field's values over the row's games (missing ones left out)."""
 
     def add(self, result: Result) -> None:
@@ -115,12 +116,21 @@ class Row:
         }
 
 
-def _combine(spec: RecordField, values: list[float]) -> float | None:
+def _combine(spec: RecordField, values: list[RecordValue]) -> float | list[list[Any]] | None:
+    """A row's figure: a number, or for a "tally" ``[[label, times], ...]`` in the order of the
+    field's ``names`` (labels it does not name after them, sorted)."""
     if not values:
         return None
+    if spec.how == "tally":
+        seen = Counter(label for labels in values if isinstance(labels, list) for label in labels)
+        order = list(spec.names) + sorted(label for label in seen if label not in spec.names)
+        return [[label, seen[label]] for label in order if seen[label]]
+    numbers = [v for v in values if isinstance(v, int | float)]
+    if not numbers:
+        return None
     if spec.how == "mean":
-        return round(sum(values) / len(values), spec.digits)
-    return min(values) if spec.how == "min" else max(values)
+        return round(sum(numbers) / len(numbers), spec.digits)
+    return min(numbers) if spec.how == "min" else max(numbers)
 
 
 def summarize(

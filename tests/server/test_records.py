@@ -8,7 +8,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from asobiba.core.game import RecordField
+from asobiba.core.game import RecordField, RecordValue
 from asobiba.server.db import Result
 from asobiba.server.records import game_list, summarize
 
@@ -22,7 +22,7 @@ def result(
     level: str = "casual",
     seat: int = 0,
     players: int = 2,
-    stats: dict[str, float | None] | None = None,
+    stats: dict[str, RecordValue] | None = None,
 ) -> Result:
     return Result(
         id=n,
@@ -116,3 +116,18 @@ def test_a_games_own_figures_are_combined_as_it_declares() -> None:
     assert row["stats"] == {"cards": 4.3, "fastest": 0.64, "best": 8}
     [empty] = summarize([result(4, "loss", -1)], ["casual"], fields)
     assert empty["stats"] == {"cards": None, "fastest": None, "best": None}
+
+
+def test_a_tally_counts_each_label_over_the_rows_games_in_the_fields_order() -> None:
+    names = {"1": {"ja": "1位", "en": "1st"}, "2": {"ja": "2位", "en": "2nd"}}
+    fields = [RecordField("place", {"ja": "順位", "en": "Places"}, "tally", names=names)]
+    results = [
+        result(1, "loss", -1, stats={"place": ["2"]}),
+        result(2, "win", 3, stats={"place": ["1"]}),
+        result(3, "loss", -2, stats={"place": ["2", "9"]}),
+        result(4, "loss", -2, stats={"place": None}),
+    ]
+    [row] = summarize(results, ["casual"], fields)
+    assert row["stats"] == {"place": [["1", 1], ["2", 2], ["9", 1]]}
+    [empty] = summarize([result(5, "loss", -1)], ["casual"], fields)
+    assert empty["stats"] == {"place": None}

@@ -16,9 +16,20 @@ function seatName(seat) {
   return t(seat === 0 ? "seat.first" : "seat.second");
 }
 
-/** A game's own figure (``fields`` from the API: key, label, how, digits), or a dash. */
+/** A game's own figure (``fields`` from the API: key, label, how, digits, names), or a dash. A
+ * "tally" is ``[[label, times], ...]``, shown as the named labels with their counts. */
 function figure(value, field) {
   if (value === null || value === undefined) return "—";
+  if (field.how === "tally") {
+    return h(
+      "ul",
+      { class: "tally" },
+      value.map(([label, times]) => {
+        const name = field.names?.[label];
+        return h("li", {}, `${name?.[LANG] ?? name?.en ?? label} ×${times}`);
+      }),
+    );
+  }
   return new Intl.NumberFormat(LANG, {
     minimumFractionDigits: field.digits,
     maximumFractionDigits: field.digits,
