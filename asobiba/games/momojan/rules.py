@@ -403,13 +403,13 @@ class Momojan:
         ]
 
     def record(self, outcome: dict[str, Any], seat: int) -> Mapping[str, RecordValue]:
-        """Points at the end, rounds, the most points one win of ``seat``'s took (None without a
-        win) and the yaku of its winning hands, each as often as it was scored."""
+        """Points at the end, rounds, the most points one win of ``seat``'s took and the yaku of
+        its winning hands, each as often as it was scored (both None without a win)."""
         return {
             "points": outcome["scores"][seat],
             "rounds": outcome["rounds"],
             "best_win": outcome["best_win"][seat],
-            "yaku": list(outcome["yaku"][seat]),
+            "yaku": list(outcome["yaku"][seat]) or None,
         }
 
     def outcome(self, state: MomojanState) -> dict[str, Any] | None:

@@ -28,7 +28,7 @@ def test_the_record_counts_the_yaku_of_each_win_and_keeps_the_biggest_win() -> N
     assert winner["points"] == outcome["scores"][0]
     assert winner["rounds"] == 2
     loser = GAME.record(outcome, 1)
-    assert loser["yaku"] == [] and loser["best_win"] is None
+    assert loser["yaku"] is None and loser["best_win"] is None, "nothing to count: a dash"
 
 
 def test_a_wall_settlement_is_no_win_in_the_record() -> None:
@@ -46,7 +46,7 @@ def test_a_wall_settlement_is_no_win_in_the_record() -> None:
     outcome = GAME.outcome(final)
     assert outcome is not None and final.results[-1].winner == 0  # took the settlement
     assert GAME.record(outcome, 0)["best_win"] is None
-    assert GAME.record(outcome, 0)["yaku"] == []
+    assert GAME.record(outcome, 0)["yaku"] is None
 
 
 def test_the_yaku_tally_names_every_yaku_of_the_data_file_in_its_order() -> None:

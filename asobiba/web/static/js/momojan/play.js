@@ -526,7 +526,9 @@ function showRound(result) {
     };
     roundDialog.addEventListener("close", done);
     roundDialog.showModal();
-    document.getElementById("round-next").focus();
+    // Read from the top (the hand, the breakdown); the button keeps the keyboard's focus.
+    document.getElementById("round-next").focus({ preventScroll: true });
+    roundDialog.scrollTop = 0;
   });
 }
 
@@ -563,7 +565,10 @@ function showFinal() {
   );
   document.getElementById("result-art").replaceChildren(resultArt(result));
   if (!dialog.open) dialog.showModal();
-  (document.getElementById("rematch") ?? document.getElementById("close-result")).focus();
+  (document.getElementById("rematch") ?? document.getElementById("close-result")).focus({
+    preventScroll: true,
+  });
+  dialog.scrollTop = 0;
 }
 
 function resultArt(result) {
