@@ -4,6 +4,7 @@ read-only view."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from collections.abc import Iterator
@@ -127,6 +128,14 @@ def test_a_whole_game_against_the_weakest_bot_ends_with_the_rounds_and_points(
     page.click("#rematch")
     page.wait_for_function(f"() => !location.pathname.endsWith('/{room}')")
     page.wait_for_selector(".mj-hand--mine .mj-hand-card")
+    # The records page keeps the finished game with MOMOJAN's own figures.
+    page.goto("/records/momojan")
+    table = page.locator("#record-sets-momojan")
+    table.wait_for()
+    heads = table.locator("thead").inner_text()
+    for label in ("終了時の点数", "最大のアガリ", "アガった役"):
+        assert label in heads, heads
+    assert page.locator(f"#stored-games-momojan a[href='/replay/{room}']").count() == 1
 
 
 def test_a_round_at_phone_width_fits_the_screen(new_page: Any) -> None:
@@ -254,10 +263,10 @@ def ui_player(obs: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any
     return {"type": "pass"}
 
 
-def first_round_ron(level: str, seeds: range) -> tuple[int, dict[str, Any]] | None:
+def first_round(level: str, seeds: range, end: str) -> tuple[int, dict[str, Any]] | None:
     """A room seed whose first round, played by ``ui_player`` from seat 0 against ``level``,
-    ends in a ロン, and that round's result. Bots are seeded as the room seeds them
-    (``server.rooms.bot_seed_for``: room seed, seat and the number of events so far)."""
+    ends by ``end`` ("ron", "exhausted"), and that round's result. Bots are seeded as the room
+    seeds them (``server.rooms.bot_seed_for``: room seed, seat and the number of events so far)."""
     game = get_game("momojan")
     for seed in seeds:
         state = game.new_state({}, 2, seed)
@@ -273,7 +282,7 @@ def first_round_ron(level: str, seeds: range) -> tuple[int, dict[str, Any]] | No
             state = game.apply(state, seat, action)
             seq += 1
         result = state.results[0].to_json()
-        if result["end"] == "ron":
+        if result["end"] == end:
             return seed, result
     return None
 
@@ -285,19 +294,14 @@ def dev_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
-def test_a_fixed_deal_ends_in_a_ron_with_its_breakdown(browser: Any, dev_site: str) -> None:
-    game = get_game("momojan")
-    level = game.levels[0]
-    # The known seed first (for the beginner), then a search, so a retuned weakest bot still works.
-    found = first_round_ron(level, range(3, 4)) or first_round_ron(level, range(2000))
-    assert found is not None, (
-        f"no deal in 2000 seeds ends its first round in a ロン against {level}"
-    )
-    seed, result = found
+@contextlib.contextmanager
+def fixed_deal(browser: Any, site: str, level: str, seed: int) -> Iterator[Any]:
+    """A Japanese page on the room of a fixed deal, its first round played to its screen (left
+    open); fails on any page error."""
     context = browser.new_context(
-        viewport={"width": 1280, "height": 900}, base_url=dev_site, locale="ja-JP"
+        viewport={"width": 1280, "height": 900}, base_url=site, locale="ja-JP"
     )
-    context.add_cookies([{"name": "lang", "value": "ja", "url": dev_site}])
+    context.add_cookies([{"name": "lang", "value": "ja", "url": site}])
     try:
         page = context.new_page()
         page.set_default_timeout(20_000)
@@ -311,8 +315,23 @@ def test_a_fixed_deal_ends_in_a_ron_with_its_breakdown(browser: Any, dev_site: s
         assert created.status == 201, created.text()
         page.goto(f"/games/momojan/{created.json()['room_id']}?speed=instant")
         page.wait_for_selector(".mj-hand--mine .mj-hand-card")
-        seen = play(page, until="round")
-        assert "round-win" in seen, seen
+        play(page, until="round")
+        yield page
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def test_a_fixed_deal_ends_in_a_ron_with_its_breakdown(browser: Any, dev_site: str) -> None:
+    game = get_game("momojan")
+    level = game.levels[0]
+    # The known seed first (for the beginner), then a search, so a retuned weakest bot still works.
+    found = first_round(level, range(3, 4), "ron") or first_round(level, range(2000), "ron")
+    assert found is not None, (
+        f"no deal in 2000 seeds ends its first round in a ロン against {level}"
+    )
+    seed, result = found
+    with fixed_deal(browser, dev_site, level, seed) as page:
         body = page.locator("#round-body")
         assert body.is_visible()
         assert body.locator(".mj-round-result").get_attribute("data-end") == "ron"
@@ -325,6 +344,38 @@ def test_a_fixed_deal_ends_in_a_ron_with_its_breakdown(browser: Any, dev_site: s
         for yaku, _points in score["yaku"]:
             assert strings("ja")[f"momojan.yaku.{yaku}"] in labels, (yaku, labels)
         assert page.locator("#round-title").inner_text().endswith("ロン！")
-        assert not errors, errors
-    finally:
-        context.close()
+
+
+def test_a_fixed_deal_runs_the_wall_dry_and_shows_the_settlement(
+    browser: Any, dev_site: str
+) -> None:
+    """Wall exhausted: both hands shown, ready or not, open-set points, who pays whom."""
+    game = get_game("momojan")
+    level = game.levels[0]
+    found = first_round(level, range(1, 2), "exhausted") or first_round(
+        level, range(2000), "exhausted"
+    )
+    assert found is not None, f"no deal in 2000 seeds runs its first round dry against {level}"
+    seed, result = found
+    ja = strings("ja")
+    with fixed_deal(browser, dev_site, level, seed) as page:
+        body = page.locator("#round-body")
+        assert body.locator(".mj-round-result").get_attribute("data-end") == "exhausted"
+        assert page.locator("#round-result").get_attribute("data-kind") == "wall"
+        for seat in (0, 1):
+            side = body.locator(f".mj-wall-seat[data-seat='{seat}']")
+            ready = result["tenpai"][seat]
+            assert side.get_attribute("data-tenpai") == str(ready).lower()
+            text = side.locator(".mj-wall-head").inner_text()
+            assert ja["momojan.tenpai" if ready else "momojan.noten"] in text
+            points = ja["momojan.wall.open_points"].format(n=result["open_points"][seat])
+            assert points in text
+            shown = side.locator(".mj-group .mj-card").count()
+            assert shown == len(result["hands"][seat]), "both hands are shown at the wall"
+        settle = body.locator(".mj-settle").inner_text()
+        if result["winner"] is None:
+            assert ja["momojan.wall.nobody"] in settle
+        else:
+            assert f"{result['paid']}点" in settle
+        after = body.locator(".mj-points-after").inner_text()
+        assert f"{result['points'][0]}点" in after and f"{result['points'][1]}点" in after
