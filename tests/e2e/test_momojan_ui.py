@@ -136,6 +136,7 @@ def test_a_whole_game_against_the_weakest_bot_ends_with_the_rounds_and_points(
     for label in ("終了時の点数", "最大のアガリ", "アガった役"):
         assert label in heads, heads
     assert page.locator(f"#stored-games-momojan a[href='/replay/{room}']").count() == 1
+    assert "点数" in page.locator("#stored-games-momojan thead").inner_text(), "points, not stones"
 
 
 def test_a_round_at_phone_width_fits_the_screen(new_page: Any) -> None:
