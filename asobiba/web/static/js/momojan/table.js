@@ -5,7 +5,6 @@
 // backs. Also the replay viewer's board (`show`, `play`, `skip`, `busy`, `timing`, `describe`).
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
-import { ruleName } from "../rules-name.js";
 import { cardName, cardSVG, doraName, sticks } from "./cards.js";
 import { arrange, enableReorder, loadOrder, saveOrder } from "./hand-order.js";
 
@@ -484,9 +483,10 @@ export function describe(frame) {
   return replayTable?.describe(frame) || t("replay.start");
 }
 
-/** The line under the replay's title: the opponent and who dealt first. */
-export function summary({ options, optionSpecs, level, viewer }) {
-  const vs = t("replay.vs", { rules: ruleName(options, optionSpecs), level });
+/** The line under the replay's title: the opponent and who dealt first. The site offers no
+ * option rules for MOMOJAN, so the rules are the rulebook's, as on the play page's chip. */
+export function summary({ level, viewer }) {
+  const vs = t("momojan.rule_chip", { level });
   const order = viewer === null ? null : t(`replay.order.${viewer === 0 ? "first" : "second"}`);
   return [vs, order].filter(Boolean).join(t("replay.sep"));
 }
