@@ -86,7 +86,7 @@ def test_registered_game_plays_a_seeded_random_game_through_the_protocol(game: G
 
 
 @pytest.mark.parametrize("name", engine_names())
-def test_every_engines_record_gives_one_number_per_record_field(name: str) -> None:
+def test_every_engines_record_gives_one_value_per_record_field(name: str) -> None:
     """What a finished game adds to the records page matches the columns the game declares."""
     game = get_game(name)
     rng = random.Random(3)
@@ -102,9 +102,15 @@ def test_every_engines_record_gives_one_number_per_record_field(name: str) -> No
         seat = rng.choice(movers)
         state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)), at)
         at += 0.5
-    keys = {field.key for field in game.record_fields()}
-    assert all(field.how in {"mean", "min", "max"} for field in game.record_fields())
+    fields = {field.key: field for field in game.record_fields()}
+    assert all(field.how in {"mean", "min", "max", "tally"} for field in fields.values())
     for seat in range(game.min_seats):
         figures = game.record(outcome, seat)
-        assert set(figures) == keys
-        assert all(v is None or isinstance(v, int | float) for v in figures.values())
+        assert set(figures) == set(fields)
+        for key, value in figures.items():
+            if value is None:
+                continue
+            if fields[key].how == "tally":  # labels to count, each one the field names
+                assert isinstance(value, list) and set(value) <= set(fields[key].names), value
+            else:
+                assert isinstance(value, int | float), (key, value)
