@@ -1,8 +1,10 @@
 // The MOMOJAN table, drawn from one seat's observation (docs/ARCHITECTURE.md, "MOMOJAN
 // specifics"): the opponent at the top (card backs, open sets, river), the middle (round and
 // dealer, the dora indicator, the three piles, the middle stake), the viewer at the bottom (river,
-// open sets, the hand sorted with the card just drawn set apart). A spectator sees both hands as
-// backs. Also the replay viewer's board (`show`, `play`, `skip`, `busy`, `timing`, `describe`).
+// open sets, the hand in the player's own order (hand-order.js; sorted until they move a card)
+// with the card just drawn set apart). A spectator sees both hands as backs; a finished game's
+// replay may show them (`hands`). Also the replay viewer's board (`show`, `play`, `skip`, `busy`,
+// `timing`, `describe`).
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { cardName, cardSVG, doraName, sticks } from "./cards.js";
@@ -244,9 +246,10 @@ export class MomojanTable {
           "data-index": index,
           "aria-disabled": ok ? null : "true",
           "aria-describedby": this.orderKey && !isDrawn ? "mj-hand-hint" : null,
-          "aria-label": this.riichiMode
-            ? t("momojan.discard_riichi_card", { card: cardName(card) })
-            : t(ok ? "momojan.discard_card" : "momojan.hand_card", { card: cardName(card) }),
+          "aria-label": t(
+            !ok ? "momojan.hand_card" : this.riichiMode ? "momojan.discard_riichi_card" : "momojan.discard_card",
+            { card: cardName(card) },
+          ),
           onclick: () => ok && this.onDiscard?.(card, this.riichiMode),
         },
         cardSVG(card, { label: false }),
