@@ -70,11 +70,18 @@ __all__ = [
     "Outcome",
     "RecordField",
     "RecordValue",
+    "revealed",
+    "reveals",
 ]
 
 
 class Game(Protocol[S]):
-    """What every game module exposes (see docs/ARCHITECTURE.md, "The game protocol")."""
+    """What every game module exposes (see docs/ARCHITECTURE.md, "The game protocol").
+
+    Optional: ``reveal(state, seat) -> Observation``, ``observe(state, seat)`` with every hidden
+    card shown, for the replay of a finished game only (see ``revealed``). A game that hides
+    nothing from the table leaves it out.
+    """
 
     name: str
     min_seats: int
@@ -121,3 +128,17 @@ class Game(Protocol[S]):
         """What a finished game adds to ``seat``'s record, one value per ``record_fields`` key
         (None: nothing to count this game)."""
         ...
+
+
+def reveals(game: Game[Any]) -> bool:
+    """True when ``game`` has cards its players do not see that a finished game can show."""
+    return callable(getattr(game, "reveal", None))
+
+
+def revealed(game: Game[S], state: S, seat: int | None) -> Observation:
+    """``seat``'s view of ``state`` with nothing hidden: the game's ``reveal`` where it has one,
+    else its ``observe``. Only for a game that is over: the room never sends it, the replay API
+    gives it only for finished games."""
+    reveal = getattr(game, "reveal", None)
+    view: Observation = reveal(state, seat) if callable(reveal) else game.observe(state, seat)
+    return view

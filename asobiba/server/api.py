@@ -11,7 +11,7 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from asobiba.core.errors import InvalidOptions
-from asobiba.core.game import Game
+from asobiba.core.game import Game, revealed, reveals
 from asobiba.core.options import offered_only
 from asobiba.games import game_names, get_game
 from asobiba.server.identity import ensure_player_id, player_id
@@ -129,15 +129,20 @@ async def my_rooms(
     return {"mine": mine, "rooms": listed}
 
 
-def _frames(game: Game[Any], stored: StoredRoom, viewer: int | None) -> list[dict[str, Any]]:
+def _frames(
+    game: Game[Any], stored: StoredRoom, viewer: int | None, reveal: bool = False
+) -> list[dict[str, Any]]:
     """Every view ``viewer`` had, in order, each once: an event that changed nothing it may see
     (a secret pass in a claim window) adds no frame, so the frames do not count those either.
-    Run off the event loop: a long game takes a while to replay."""
+    With ``reveal`` (a finished game only) each frame is the same moment with nothing hidden,
+    so the two lists step alike. Run off the event loop: a long game takes a while to replay."""
     frames: list[dict[str, Any]] = []
+    last: dict[str, Any] | None = None
     for state in states(game, stored):
         seen = game.observe(state, viewer)
-        if not frames or seen != frames[-1]:
-            frames.append(seen)
+        if seen != last:
+            last = seen
+            frames.append(revealed(game, state, viewer) if reveal else seen)
     return frames
 
 
@@ -157,9 +162,12 @@ async def records(game_name: str, request: Request) -> dict[str, Any]:
 
 
 @router.get("/rooms/{room_id}/replay")
-async def replay(room_id: str, request: Request) -> dict[str, Any]:
+async def replay(room_id: str, request: Request, reveal: bool = False) -> dict[str, Any]:
     """A finished game, move by move, as the viewer's seat saw it (a spectator's view for anyone
-    who did not play): every frame is an observation, so a hidden hand stays hidden."""
+    who did not play): every frame is an observation, so a hidden hand stays hidden. With
+    ``?reveal=true``, the same frames with every hand shown (``Game.reveal``; ``can_reveal``
+    says whether the game hides anything): only a finished game has a replay at all, so no
+    seat of a game still being played can see what it may not."""
     hub = request.app.state.hub
     stored = await asyncio.to_thread(hub.store.load_room, room_id)
     if stored is None or not stored.finished:
@@ -171,7 +179,7 @@ async def replay(room_id: str, request: Request) -> dict[str, Any]:
         (i for i, spec in enumerate(stored.seats) if spec.get("player") == person), None
     )
     game = get_game(stored.game)
-    frames = await asyncio.to_thread(_frames, game, stored, seat_of_viewer)
+    frames = await asyncio.to_thread(_frames, game, stored, seat_of_viewer, reveal)
     level = next((spec["bot"] for spec in stored.seats if "bot" in spec), None)
     return {
         "game": stored.game,
@@ -180,5 +188,7 @@ async def replay(room_id: str, request: Request) -> dict[str, Any]:
         "seat": seat_of_viewer,
         "seats": [{"kind": "bot" if "bot" in s else "human"} for s in stored.seats],
         "frames": frames,
+        "revealed": reveal and reveals(game),
+        "can_reveal": reveals(game),
         "outcome": stored.outcome,
     }

@@ -4,6 +4,7 @@ read-only view."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from collections.abc import Iterator
@@ -12,6 +13,7 @@ from typing import Any
 import pytest
 
 from asobiba.games import get_game
+from asobiba.games.momojan.cards import sort_key
 from asobiba.server.pages import strings
 from asobiba.server.rooms import bot_seed_for
 from tests.e2e.conftest import serve
@@ -106,6 +108,18 @@ def test_a_whole_game_against_the_weakest_bot_ends_with_the_rounds_and_points(
     page.wait_for_function(
         "() => /第\\d+局/.test(document.getElementById('move-text').textContent)"
     )
+    # Once the game is over its replay may show every hand: the opponent's cards face up.
+    assert page.locator(".mj-side--them .mj-hand--hidden").count() == 1
+    page.click("#reveal")
+    page.wait_for_selector("#reveal[aria-pressed='true']")
+    page.click("#first")
+    page.wait_for_selector(".mj-side--them .mj-hand--revealed")
+    assert (
+        page.locator(".mj-side--them .mj-hand--revealed .mj-card:not([data-card=''])").count() == 7
+    )
+    assert page.locator(".mj-side--them .mj-hand--hidden").count() == 0
+    page.click("#reveal")
+    page.wait_for_selector(".mj-side--them .mj-hand--hidden")
     # Back at the game's address, the finished game opens on its result.
     page.go_back()
     page.wait_for_selector("#result[open] #result-rounds tbody tr")
@@ -114,6 +128,15 @@ def test_a_whole_game_against_the_weakest_bot_ends_with_the_rounds_and_points(
     page.click("#rematch")
     page.wait_for_function(f"() => !location.pathname.endsWith('/{room}')")
     page.wait_for_selector(".mj-hand--mine .mj-hand-card")
+    # The records page keeps the finished game with MOMOJAN's own figures.
+    page.goto("/records/momojan")
+    table = page.locator("#record-sets-momojan")
+    table.wait_for()
+    heads = table.locator("thead").inner_text()
+    for label in ("終了時の点数", "最大のアガリ", "アガった役"):
+        assert label in heads, heads
+    assert page.locator(f"#stored-games-momojan a[href='/replay/{room}']").count() == 1
+    assert "点数" in page.locator("#stored-games-momojan thead").inner_text(), "points, not stones"
 
 
 def test_a_round_at_phone_width_fits_the_screen(new_page: Any) -> None:
@@ -143,6 +166,86 @@ def test_a_spectator_sees_the_table_without_any_hand(new_page: Any) -> None:
     assert watcher.locator(".mj-pile.is-legal").count() == 0
 
 
+HAND = (
+    "() => [...document.querySelectorAll('.mj-hand--mine .mj-hand-main .mj-hand-card')]"
+    ".map((b) => b.dataset.card)"
+)
+
+
+def drag(page: Any, source: Any, target: Any) -> None:
+    """Press on ``source``, move past the right edge of ``target`` in small steps, let go."""
+    start, end = source.bounding_box(), target.bounding_box()
+    assert start and end
+    y = start["y"] + start["height"] / 2
+    page.mouse.move(start["x"] + start["width"] / 2, y)
+    page.mouse.down()
+    page.mouse.move(end["x"] + end["width"] - 2, y, steps=12)
+    page.mouse.up()
+
+
+def test_the_hand_is_rearranged_by_drag_and_keys_and_keeps_its_order(new_page: Any) -> None:
+    """The site: "your hand sorted (drag to reorder)"; the order is the player's own, kept over
+    redraws and a reload, and a card that joins goes to its sorted place."""
+    page = new_page(lang="en")
+    start(page)
+    cards = page.locator(".mj-hand--mine .mj-hand-main .mj-hand-card")
+    dealt = page.evaluate(HAND)
+    assert dealt == sorted(dealt, key=sort_key)
+    # A mouse drag moves the first card to the far end; the move is not a discard or a draw.
+    drag(page, cards.nth(0), cards.nth(6))
+    dragged = dealt[1:] + dealt[:1]
+    assert page.evaluate(HAND) == dragged
+    assert page.locator(".mj-hand-drawn").count() == 0
+    # The keyboard: the focused card moves with Shift+← and a hint says how.
+    cards.nth(6).focus()
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Shift+ArrowLeft")
+    assert page.locator("#mj-hand-hint").is_visible()
+    keyed = [*dragged[:4], dragged[5], dragged[4], *dragged[6:]]
+    assert page.evaluate(HAND) == keyed
+    assert page.evaluate("() => document.activeElement.dataset.card") == dragged[5]
+    # A reload of the same room keeps the order.
+    page.reload()
+    page.wait_for_selector(".mj-hand--mine .mj-hand-card")
+    assert page.evaluate(HAND) == keyed
+    # Draw, then throw the first card of the hand by a tap: the drawn card joins the hand before
+    # the first card that sorts after it; the others keep the player's order.
+    page.click(".mj-pile.is-legal")
+    drawn = page.locator(".mj-hand-drawn .mj-hand-card")
+    drawn.wait_for()
+    card = drawn.get_attribute("data-card")
+    page.click(f".mj-hand-main .mj-hand-card[data-card='{keyed[0]}'].is-legal")
+    page.wait_for_function("() => !document.querySelector('.mj-hand-drawn')")
+    kept = keyed[1:]
+    place = next((i for i, c in enumerate(kept) if sort_key(c) > sort_key(card)), len(kept))
+    assert page.evaluate(HAND) == [*kept[:place], card, *kept[place:]]
+
+
+def test_a_finger_drags_a_card_across_the_hand_at_phone_width(new_page: Any) -> None:
+    """The site: drag to reorder, by touch too (pointer events; a sideways drag is not a
+    scroll). Chromium's own touch input, through the DevTools protocol."""
+    page = new_page(lang="ja", width=375, height=812, has_touch=True, is_mobile=True)
+    start(page)
+    cards = page.locator(".mj-hand--mine .mj-hand-main .mj-hand-card")
+    dealt = page.evaluate(HAND)
+    first, last = cards.nth(0).bounding_box(), cards.nth(6).bounding_box()
+    assert first and last
+    y = first["y"] + first["height"] / 2
+    touch = page.context.new_cdp_session(page)
+    x = first["x"] + first["width"] / 2
+    touch.send(
+        "Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]}
+    )
+    for step in range(1, 11):
+        x = first["x"] + (last["x"] + last["width"] - 2 - first["x"]) * step / 10
+        touch.send(
+            "Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]}
+        )
+    touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    assert page.evaluate(HAND) == dealt[1:] + dealt[:1]
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+
+
 # --- a fixed deal (ASOBIBA_DEV_SEEDS) --------------------------------------------------------
 
 
@@ -161,10 +264,10 @@ def ui_player(obs: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any
     return {"type": "pass"}
 
 
-def first_round_ron(level: str, seeds: range) -> tuple[int, dict[str, Any]] | None:
+def first_round(level: str, seeds: range, end: str) -> tuple[int, dict[str, Any]] | None:
     """A room seed whose first round, played by ``ui_player`` from seat 0 against ``level``,
-    ends in a ロン, and that round's result. Bots are seeded as the room seeds them
-    (``server.rooms.bot_seed_for``: room seed, seat and the number of events so far)."""
+    ends by ``end`` ("ron", "exhausted"), and that round's result. Bots are seeded as the room
+    seeds them (``server.rooms.bot_seed_for``: room seed, seat and the number of events so far)."""
     game = get_game("momojan")
     for seed in seeds:
         state = game.new_state({}, 2, seed)
@@ -180,7 +283,7 @@ def first_round_ron(level: str, seeds: range) -> tuple[int, dict[str, Any]] | No
             state = game.apply(state, seat, action)
             seq += 1
         result = state.results[0].to_json()
-        if result["end"] == "ron":
+        if result["end"] == end:
             return seed, result
     return None
 
@@ -192,19 +295,14 @@ def dev_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
-def test_a_fixed_deal_ends_in_a_ron_with_its_breakdown(browser: Any, dev_site: str) -> None:
-    game = get_game("momojan")
-    level = game.levels[0]
-    # The known seed first (for the beginner), then a search, so a retuned weakest bot still works.
-    found = first_round_ron(level, range(3, 4)) or first_round_ron(level, range(2000))
-    assert found is not None, (
-        f"no deal in 2000 seeds ends its first round in a ロン against {level}"
-    )
-    seed, result = found
+@contextlib.contextmanager
+def fixed_deal(browser: Any, site: str, level: str, seed: int) -> Iterator[Any]:
+    """A Japanese page on the room of a fixed deal, its first round played to its screen (left
+    open); fails on any page error."""
     context = browser.new_context(
-        viewport={"width": 1280, "height": 900}, base_url=dev_site, locale="ja-JP"
+        viewport={"width": 1280, "height": 900}, base_url=site, locale="ja-JP"
     )
-    context.add_cookies([{"name": "lang", "value": "ja", "url": dev_site}])
+    context.add_cookies([{"name": "lang", "value": "ja", "url": site}])
     try:
         page = context.new_page()
         page.set_default_timeout(20_000)
@@ -218,8 +316,23 @@ def test_a_fixed_deal_ends_in_a_ron_with_its_breakdown(browser: Any, dev_site: s
         assert created.status == 201, created.text()
         page.goto(f"/games/momojan/{created.json()['room_id']}?speed=instant")
         page.wait_for_selector(".mj-hand--mine .mj-hand-card")
-        seen = play(page, until="round")
-        assert "round-win" in seen, seen
+        play(page, until="round")
+        yield page
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def test_a_fixed_deal_ends_in_a_ron_with_its_breakdown(browser: Any, dev_site: str) -> None:
+    game = get_game("momojan")
+    level = game.levels[0]
+    # The known seed first (for the beginner), then a search, so a retuned weakest bot still works.
+    found = first_round(level, range(3, 4), "ron") or first_round(level, range(2000), "ron")
+    assert found is not None, (
+        f"no deal in 2000 seeds ends its first round in a ロン against {level}"
+    )
+    seed, result = found
+    with fixed_deal(browser, dev_site, level, seed) as page:
         body = page.locator("#round-body")
         assert body.is_visible()
         assert body.locator(".mj-round-result").get_attribute("data-end") == "ron"
@@ -232,6 +345,38 @@ def test_a_fixed_deal_ends_in_a_ron_with_its_breakdown(browser: Any, dev_site: s
         for yaku, _points in score["yaku"]:
             assert strings("ja")[f"momojan.yaku.{yaku}"] in labels, (yaku, labels)
         assert page.locator("#round-title").inner_text().endswith("ロン！")
-        assert not errors, errors
-    finally:
-        context.close()
+
+
+def test_a_fixed_deal_runs_the_wall_dry_and_shows_the_settlement(
+    browser: Any, dev_site: str
+) -> None:
+    """Wall exhausted: both hands shown, ready or not, open-set points, who pays whom."""
+    game = get_game("momojan")
+    level = game.levels[0]
+    found = first_round(level, range(1, 2), "exhausted") or first_round(
+        level, range(2000), "exhausted"
+    )
+    assert found is not None, f"no deal in 2000 seeds runs its first round dry against {level}"
+    seed, result = found
+    ja = strings("ja")
+    with fixed_deal(browser, dev_site, level, seed) as page:
+        body = page.locator("#round-body")
+        assert body.locator(".mj-round-result").get_attribute("data-end") == "exhausted"
+        assert page.locator("#round-result").get_attribute("data-kind") == "wall"
+        for seat in (0, 1):
+            side = body.locator(f".mj-wall-seat[data-seat='{seat}']")
+            ready = result["tenpai"][seat]
+            assert side.get_attribute("data-tenpai") == str(ready).lower()
+            text = side.locator(".mj-wall-head").inner_text()
+            assert ja["momojan.tenpai" if ready else "momojan.noten"] in text
+            points = ja["momojan.wall.open_points"].format(n=result["open_points"][seat])
+            assert points in text
+            shown = side.locator(".mj-group .mj-card").count()
+            assert shown == len(result["hands"][seat]), "both hands are shown at the wall"
+        settle = body.locator(".mj-settle").inner_text()
+        if result["winner"] is None:
+            assert ja["momojan.wall.nobody"] in settle
+        else:
+            assert f"{result['paid']}点" in settle
+        after = body.locator(".mj-points-after").inner_text()
+        assert f"{result['points'][0]}点" in after and f"{result['points'][1]}点" in after

@@ -22,7 +22,7 @@ from typing import Any
 
 from asobiba.core.bots import Bot
 from asobiba.core.errors import IllegalAction, InvalidOptions
-from asobiba.core.game import DesignedValue, RecordField
+from asobiba.core.game import DesignedValue, RecordField, RecordValue
 from asobiba.core.options import OptionSpec, resolve_options
 from asobiba.games.momojan.cards import DECK, Card, is_card, is_peach, sort_cards
 from asobiba.games.momojan.data import BONUSES, NUMBERS, RULES, YAKU, Level
@@ -382,14 +382,35 @@ class Momojan:
             "outcome": self.outcome(state),
         }
 
+    def reveal(self, state: MomojanState, seat: int | None = None) -> dict[str, Any]:
+        """``observe`` with ``hands``, both players' cards: the replay of a finished game shows
+        them (``core.game.revealed``); the room never sends it."""
+        view = self.observe(state, seat)
+        view["hands"] = [list(hand) for hand in state.hands]
+        return view
+
     def record_fields(self) -> list[RecordField]:
         return [
             RecordField("points", {"ja": "終了時の点数", "en": "Points at the end"}, "mean"),
             RecordField("rounds", {"ja": "局数", "en": "Rounds played"}, "mean", 1),
+            RecordField("best_win", {"ja": "最大のアガリ", "en": "Biggest win"}, "max"),
+            RecordField(
+                "yaku",
+                {"ja": "アガった役", "en": "Yaku seen"},
+                "tally",
+                names={yaku.id: {"ja": yaku.ja, "en": yaku.en} for yaku in YAKU},
+            ),
         ]
 
-    def record(self, outcome: dict[str, Any], seat: int) -> dict[str, float | None]:
-        return {"points": outcome["scores"][seat], "rounds": outcome["rounds"]}
+    def record(self, outcome: dict[str, Any], seat: int) -> Mapping[str, RecordValue]:
+        """Points at the end, rounds, the most points one win of ``seat``'s took and the yaku of
+        its winning hands, each as often as it was scored (both None without a win)."""
+        return {
+            "points": outcome["scores"][seat],
+            "rounds": outcome["rounds"],
+            "best_win": outcome["best_win"][seat],
+            "yaku": list(outcome["yaku"][seat]) or None,
+        }
 
     def outcome(self, state: MomojanState) -> dict[str, Any] | None:
         if state.phase != OVER or state.winner is None:
@@ -400,6 +421,8 @@ class Momojan:
             "end": state.end,
             "rounds": len(state.results),
             "margin": state.points[state.winner] - state.points[1 - state.winner],
+            "best_win": [_best_win(state.results, seat) for seat in (0, 1)],
+            "yaku": [_yaku_seen(state.results, seat) for seat in (0, 1)],
         }
 
     def deadline(self, state: MomojanState) -> float | None:
@@ -412,6 +435,21 @@ class Momojan:
         from asobiba.games.momojan.bots import make_bot
 
         return make_bot(level, seed)
+
+
+def _wins(results: tuple[RoundResult, ...], seat: int) -> list[RoundResult]:
+    """The rounds ``seat`` won by ツモ or ロン (a wall settlement is not a win)."""
+    return [r for r in results if r.end != "exhausted" and r.winner == seat]
+
+
+def _best_win(results: tuple[RoundResult, ...], seat: int) -> int | None:
+    """The most points one win of ``seat``'s took: the loser's payment plus the middle."""
+    return max((r.paid + r.middle for r in _wins(results, seat)), default=None)
+
+
+def _yaku_seen(results: tuple[RoundResult, ...], seat: int) -> list[str]:
+    """The yaku of every winning hand of ``seat``'s, in the order scored, repeats kept."""
+    return [yaku for r in _wins(results, seat) if r.score for yaku, _ in r.score.yaku]
 
 
 def _level_in_words(level: Level) -> dict[str, str]:

@@ -100,3 +100,20 @@ def kai(text: str) -> dict[str, Any]:
 
 def call(kind: str, text: str) -> dict[str, Any]:
     return {"type": kind, "cards": sort_cards(parse(text))}
+
+
+READY_ON_L5 = "moon moon L3 L4"
+"""A hand of 4 ready on L5 (L2 too): the moon pair and L3 L4."""
+
+
+def dealer_ron(**fields: object) -> MomojanState:
+    """The dealer (seat 0) wins by ロン in riichi on the child's L5: dog, riichi, ron."""
+    state = position(
+        READY_ON_L5,
+        "S5 S6 S7 S8",
+        melds0=melds("kai: S1 S2 S3", "pon: dog dog dog"),
+        offer="L5",
+        riichi=(True, False),
+        dora="monkey",
+    )
+    return play(replace(state, **fields), {"type": "ron"})  # type: ignore[arg-type]

@@ -8,10 +8,14 @@ from collections import Counter
 from dataclasses import replace
 
 from asobiba.games.momojan import DECK, MomojanState
-from tests.games.momojan.momojan_positions import GAME, melds, play, position
-
-READY_ON_L5 = "moon moon L3 L4"
-
+from tests.games.momojan.momojan_positions import (
+    GAME,
+    READY_ON_L5,
+    dealer_ron,
+    melds,
+    play,
+    position,
+)
 
 # --- set-up --------------------------------------------------------------------------------
 
@@ -124,19 +128,6 @@ def test_wall_the_dealer_passes_even_when_ready() -> None:
 # --- dealer and stakes ---------------------------------------------------------------------
 
 
-def dealer_ron(**fields: object) -> MomojanState:
-    """The dealer (seat 0) wins by ロン in riichi on the child's L5: dog, riichi, ron."""
-    state = position(
-        READY_ON_L5,
-        "S5 S6 S7 S8",
-        melds0=melds("kai: S1 S2 S3", "pon: dog dog dog"),
-        offer="L5",
-        riichi=(True, False),
-        dora="monkey",
-    )
-    return play(replace(state, **fields), {"type": "ron"})  # type: ignore[arg-type]
-
-
 def test_dealer_win_keeps_the_deal_and_the_child_puts_in_one_more_per_repeat() -> None:
     won = dealer_ron()
     assert won.results[-1].paid == 3
@@ -166,6 +157,7 @@ def test_more_points_wins_and_a_tie_goes_to_the_first_dealer() -> None:
     )
     assert GAME.outcome(tie) == {
         "scores": [30, 30], "winners": [0], "end": "dealerships", "rounds": 1, "margin": 0,
+        "best_win": [None, None], "yaku": [[], []],
     }  # fmt: skip
     lead = wall("L1 L5 O9 moon", "L2 L6 O8 sun", (), (), terms=4, dealer=1, points=(29, 31))
     assert GAME.outcome(lead)["winners"] == [1]  # type: ignore[index]

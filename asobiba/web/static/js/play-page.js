@@ -254,7 +254,11 @@ export class PlayPage {
   openResult(delay = 0) {
     const open = () => {
       if (!this.dialog.open) this.dialog.showModal();
-      (document.getElementById("rematch") ?? document.getElementById("close-result")).focus();
+      // A long result opens at its top, not scrolled to the focused button at its foot.
+      (document.getElementById("rematch") ?? document.getElementById("close-result")).focus({
+        preventScroll: true,
+      });
+      this.dialog.scrollTop = 0;
     };
     if (delay) setTimeout(open, delay);
     else open();

@@ -192,7 +192,14 @@ function scoreText(game) {
   return mine === undefined ? "—" : `${mine} – ${theirs}`;
 }
 
+/** The score column's heading: the game's own word (`records.col.score.<game>`) or "Stones". */
+function scoreKey(info) {
+  const own = `records.col.score.${info.game}`;
+  return t(own) === own ? "records.col.score" : own;
+}
+
 function gamesTable(games, info) {
+  const score = scoreKey(info);
   const rows = games.map((game) =>
     h(
       "tr",
@@ -202,7 +209,7 @@ function gamesTable(games, info) {
       cell("records.col.level", levelName(game.level, info.levels)),
       cell("records.col.seat", seatName(game.seat)),
       cell("records.col.result", resultBadge(game.result)),
-      cell("records.col.score", scoreText(game), { numeric: true }),
+      cell(score, scoreText(game), { numeric: true }),
       cell(
         "records.replay",
         h(
@@ -225,7 +232,7 @@ function gamesTable(games, info) {
         ["records.col.level"],
         ["records.col.seat"],
         ["records.col.result"],
-        ["records.col.score", true],
+        [score, true],
         ["records.replay"],
       ),
       h("tbody", {}, rows),

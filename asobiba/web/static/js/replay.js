@@ -2,7 +2,9 @@
 // (first / previous / next / last, the ← → keys, a slider and autoplay).
 //
 // It knows no game's rules: the game's board module draws each frame and says what happened in
-// it (the contract is in asobiba/web/README.md, "Adding a game's pages").
+// it (the contract is in asobiba/web/README.md, "Adding a game's pages"). A game that hides
+// cards (`can_reveal`) gets a "show every hand" toggle: the same frames from
+// `?reveal=true`, drawn by the same board (every replay is of a finished game).
 import { getJSON } from "./api.js";
 import { h } from "./dom.js";
 import { pageData, t } from "./i18n.js";
@@ -16,6 +18,7 @@ const scrub = document.getElementById("scrub");
 const position = document.getElementById("position");
 const moveText = document.getElementById("move-text");
 const autoplayButton = document.getElementById("autoplay");
+const revealButton = document.getElementById("reveal");
 
 /**
  * Board modules per game; a new game adds its line here. A module exports
@@ -31,6 +34,8 @@ const BOARDS = {
 };
 
 let frames = [];
+/** The viewer's own frames, and the same frames with every hand shown (fetched when asked). */
+const views = { own: [], all: null };
 let index = 0;
 let board = null;
 let timer = null;
@@ -111,6 +116,26 @@ function toggleAutoplay() {
   timer = setTimeout(tick, 200);
 }
 
+async function toggleReveal() {
+  const showAll = revealButton.getAttribute("aria-pressed") !== "true";
+  if (showAll && !views.all) {
+    revealButton.disabled = true;
+    try {
+      const url = `/api/rooms/${encodeURIComponent(data.room_id)}/replay?reveal=true`;
+      views.all = (await getJSON(url)).frames;
+    } catch {
+      meta.textContent = t("replay.error");
+      return;
+    } finally {
+      revealButton.disabled = false;
+    }
+  }
+  revealButton.setAttribute("aria-pressed", String(showAll));
+  revealButton.classList.toggle("btn--primary", showAll);
+  frames = showAll ? views.all : views.own;
+  go(index);
+}
+
 async function main() {
   let replay;
   try {
@@ -129,6 +154,7 @@ async function main() {
   const viewer = replay.seat ?? null;
   const level = levelName(replay.level, info.levels);
   frames = replay.frames;
+  views.own = frames;
   context = {
     viewer, // the viewer's seat in this game; null when they did not play it
     seat: viewer ?? 0, // the seat drawn at the bottom
@@ -172,6 +198,8 @@ async function main() {
     go(() => frames.length - 1);
   });
   autoplayButton.addEventListener("click", toggleAutoplay);
+  revealButton.hidden = !replay.can_reveal;
+  revealButton.addEventListener("click", toggleReveal);
   scrub.addEventListener("input", () => {
     stopAutoplay();
     go(Number(scrub.value));

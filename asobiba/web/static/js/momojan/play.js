@@ -54,6 +54,7 @@ const setTurn = (kind, text) => page.setTurn(kind, text);
 function preview() {
   const seat = null;
   table.setSeat(0);
+  table.setOrderKey(null);
   table.setNames([t("play.you"), t("play.bot", { level: levelName(page.checked("level"), data.levels) })]);
   table.setRiichiMode(false);
   table.show(
@@ -98,6 +99,8 @@ function enter(created) {
   seenResults = 0;
   riichiMode = false;
   table.setSeat(created.seat ?? 0);
+  // The player's own order of their hand, kept for this room across reloads (hand-order.js).
+  table.setOrderKey(created.seat === null ? null : `asobiba.${page.game}.hand.${created.room_id}`);
   table.setRiichiMode(false);
   table.setLegal([]);
   ruleChip.textContent = t("momojan.rule_chip", {
@@ -338,7 +341,7 @@ document.addEventListener("keydown", (event) => {
   const digit = Number(event.key);
   if (Number.isInteger(digit) && digit >= 1 && digit <= 9) {
     const button = document.querySelectorAll(".mj-hand--mine .mj-hand-card")[digit - 1];
-    if (button && !button.disabled) {
+    if (button?.classList.contains("is-legal")) {
       event.preventDefault();
       button.click();
     }
@@ -372,7 +375,9 @@ function showRound(result) {
     };
     roundDialog.addEventListener("close", done);
     roundDialog.showModal();
-    document.getElementById("round-next").focus();
+    // Read from the top (the hand, the breakdown); the button keeps the keyboard's focus.
+    document.getElementById("round-next").focus({ preventScroll: true });
+    roundDialog.scrollTop = 0;
   });
 }
 

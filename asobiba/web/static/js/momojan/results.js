@@ -188,7 +188,10 @@ function wallView(result, { name, over }) {
   };
 }
 
-/** The game's rounds as a table: round, dealer, how it ended, who took points, points after. */
+/**
+ * The game's rounds as a table narrow enough for a phone: the round with its dealer, how it
+ * ended and who took what, both players' points after it.
+ */
 export function roundsTable(results, { name }) {
   return h(
     "div",
@@ -203,10 +206,8 @@ export function roundsTable(results, { name }) {
           "tr",
           {},
           h("th", { scope: "col" }, t("momojan.rounds.round")),
-          h("th", { scope: "col" }, t("momojan.dealer")),
           h("th", { scope: "col" }, t("momojan.rounds.end")),
-          h("th", { scope: "col" }, t("momojan.rounds.points", { name: name(0) })),
-          h("th", { scope: "col" }, t("momojan.rounds.points", { name: name(1) })),
+          h("th", { scope: "col", class: "num" }, t("momojan.rounds.points", { a: name(0), b: name(1) })),
         ),
       ),
       h(
@@ -220,11 +221,14 @@ export function roundsTable(results, { name }) {
           return h(
             "tr",
             {},
-            h("td", {}, String(r.round)),
-            h("td", {}, name(r.dealer)),
+            h(
+              "td",
+              {},
+              h("strong", {}, String(r.round)),
+              h("span", { class: "mj-rounds-dealer" }, t("momojan.dealer_is", { name: name(r.dealer) })),
+            ),
             h("td", {}, end),
-            h("td", { class: "num" }, String(r.points[0])),
-            h("td", { class: "num" }, String(r.points[1])),
+            h("td", { class: "num" }, `${r.points[0]} – ${r.points[1]}`),
           );
         }),
       ),

@@ -1,12 +1,14 @@
 // The MOMOJAN table, drawn from one seat's observation (docs/ARCHITECTURE.md, "MOMOJAN
 // specifics"): the opponent at the top (card backs, open sets, river), the middle (round and
 // dealer, the dora indicator, the three piles, the middle stake), the viewer at the bottom (river,
-// open sets, the hand sorted with the card just drawn set apart). A spectator sees both hands as
-// backs. Also the replay viewer's board (`show`, `play`, `skip`, `busy`, `timing`, `describe`).
+// open sets, the hand in the player's own order (hand-order.js; sorted until they move a card)
+// with the card just drawn set apart). A spectator sees both hands as backs; a finished game's
+// replay may show them (`hands`). Also the replay viewer's board (`show`, `play`, `skip`, `busy`,
+// `timing`, `describe`).
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
-import { ruleName } from "../rules-name.js";
 import { cardName, cardSVG, doraName, sticks } from "./cards.js";
+import { arrange, enableReorder, loadOrder, saveOrder } from "./hand-order.js";
 
 const PAUSE = { slow: 900, normal: 450, fast: 180, instant: 0 };
 
@@ -27,7 +29,20 @@ export class MomojanTable {
     this.riichiMode = false;
     this.busy = false;
     this.speed = "normal";
+    this.orderKey = null;
+    this.order = null;
+    this.reorder = null;
+    this.heldBack = false;
     root.classList.add("mj");
+  }
+
+  /**
+   * Let the viewer rearrange their hand, the order kept in sessionStorage under `key` (one per
+   * room); null: the hand is shown sorted and cannot be dragged (the preview, a replay).
+   */
+  setOrderKey(key) {
+    this.orderKey = key;
+    this.order = loadOrder(key);
   }
 
   setSeat(seat) {
@@ -99,6 +114,12 @@ export class MomojanTable {
   render() {
     const obs = this.obs;
     if (!obs) return;
+    if (this.reorder?.dragging()) {
+      // Redrawing would drop the card in the player's fingers: draw when it is let go.
+      this.heldBack = true;
+      return;
+    }
+    this.heldBack = false;
     const bottom = this.seat;
     const top = 1 - bottom;
     this.root.replaceChildren(
@@ -145,9 +166,31 @@ export class MomojanTable {
     const obs = this.obs;
     const parts = [this.player(seat, where)];
     const melds = this.melds(seat);
-    if (where === "them") parts.push(this.hiddenHand(seat), melds);
-    else parts.push(melds, obs.hand && seat === obs.seat ? this.hand() : this.hiddenHand(seat));
+    if (where === "them") parts.push(this.otherHand(seat), melds);
+    else if (obs.hand && seat === obs.seat) {
+      parts.push(melds, this.hand());
+      if (this.orderKey) {
+        parts.push(h("p", { class: "mj-hand-hint", id: "mj-hand-hint" }, t("momojan.reorder_hint")));
+      }
+    } else parts.push(melds, this.otherHand(seat));
     return h("div", { class: `mj-side mj-side--${where}` }, ...parts);
+  }
+
+  /** A hand the viewer does not hold: backs, or its cards in a finished game's replay with
+   * every hand shown (the frame's `hands`, from the game's `reveal`). */
+  otherHand(seat) {
+    const cards = this.obs.hands?.[seat];
+    if (!cards) return this.hiddenHand(seat);
+    return h(
+      "div",
+      {
+        class: "mj-hand mj-hand--revealed",
+        role: "group",
+        "aria-label": t("momojan.revealed_hand", { name: this.names[seat] ?? "" }),
+        "data-count": cards.length,
+      },
+      cards.map((card) => cardSVG(card, { cls: "mj-card--small" })),
+    );
   }
 
   hiddenHand(seat) {
@@ -183,30 +226,48 @@ export class MomojanTable {
       const i = rest.indexOf(card);
       if (i >= 0) rest.splice(i, 1);
     }
+    const mine = this.orderKey ? arrange(this.order, rest) : rest;
+    if (this.orderKey) {
+      this.order = mine;
+      saveOrder(this.orderKey, mine);
+    }
     const can = this.discards();
     const myTurn = obs.to_move === obs.seat && !obs.outcome;
+    // Never `disabled`: every card takes focus and pointer events, so it can be moved at any time.
     const button = (card, index, isDrawn) => {
       const allowed = can[card];
       const ok = myTurn && allowed && (this.riichiMode ? allowed.riichi : allowed.plain);
-      const node = h(
+      return h(
         "button",
         {
           type: "button",
           class: `mj-hand-card${isDrawn ? " is-drawn" : ""}${ok ? " is-legal" : ""}`,
           "data-card": card,
           "data-index": index,
-          disabled: !ok,
-          "aria-label": this.riichiMode
-            ? t("momojan.discard_riichi_card", { card: cardName(card) })
-            : t("momojan.discard_card", { card: cardName(card) }),
+          "aria-disabled": ok ? null : "true",
+          "aria-describedby": this.orderKey && !isDrawn ? "mj-hand-hint" : null,
+          "aria-label": t(
+            !ok ? "momojan.hand_card" : this.riichiMode ? "momojan.discard_riichi_card" : "momojan.discard_card",
+            { card: cardName(card) },
+          ),
           onclick: () => ok && this.onDiscard?.(card, this.riichiMode),
         },
         cardSVG(card, { label: false }),
       );
-      return node;
     };
-    const cards = rest.map((card, i) => button(card, i, false));
-    const apart = drawn.map((card, i) => button(card, rest.length + i, true));
+    const row = h("div", { class: "mj-hand-main" }, ...mine.map((card, i) => button(card, i, false)));
+    if (this.orderKey) {
+      this.reorder = enableReorder(row, {
+        onMove: (order, focus) => {
+          this.order = order;
+          saveOrder(this.orderKey, order);
+          this.render();
+          if (focus !== null) this.root.querySelectorAll(".mj-hand-main .mj-hand-card")[focus]?.focus();
+        },
+        onDragEnd: () => this.heldBack && this.render(),
+      });
+    }
+    const apart = drawn.map((card, i) => button(card, mine.length + i, true));
     return h(
       "div",
       {
@@ -214,7 +275,7 @@ export class MomojanTable {
         "aria-label": t("momojan.your_hand"),
         role: "group",
       },
-      h("div", { class: "mj-hand-main" }, ...cards),
+      row,
       apart.length
         ? h(
             "div",
@@ -425,9 +486,10 @@ export function describe(frame) {
   return replayTable?.describe(frame) || t("replay.start");
 }
 
-/** The line under the replay's title: the opponent and who dealt first. */
-export function summary({ options, optionSpecs, level, viewer }) {
-  const vs = t("replay.vs", { rules: ruleName(options, optionSpecs), level });
+/** The line under the replay's title: the opponent and who dealt first. The site offers no
+ * option rules for MOMOJAN, so the rules are the rulebook's, as on the play page's chip. */
+export function summary({ level, viewer }) {
+  const vs = t("momojan.rule_chip", { level });
   const order = viewer === null ? null : t(`replay.order.${viewer === 0 ? "first" : "second"}`);
   return [vs, order].filter(Boolean).join(t("replay.sep"));
 }
