@@ -112,6 +112,16 @@ def test_a_whole_three_player_session_ends_with_the_ranking(new_page: Any) -> No
     page.wait_for_function(
         "() => /session is over/.test(document.getElementById('move-text').textContent)"
     )
+    # Once the session is over the replay may show every hand and bonus card.
+    assert page.locator(".mk-revealed").count() == 0
+    page.click("#first")
+    page.click("#reveal")
+    page.wait_for_selector("#reveal[aria-pressed='true']")
+    page.wait_for_selector(".mk-others .mk-revealed")
+    assert page.locator(".mk-others .mk-revealed").count() == 2
+    # Two hands of five, one of them six when its seat has just drawn.
+    assert page.locator(".mk-others .mk-revealed .mk-card").count() in (10, 11)
+    assert page.locator(".mk-bonus-revealed").count() == 2
     # The records keep it under three players: one game, its place counted.
     page.goto("/records/michikake")
     page.wait_for_selector(".tally")

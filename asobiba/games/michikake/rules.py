@@ -355,6 +355,15 @@ class Michikake:
             "outcome": self.outcome(state),
         }
 
+    def reveal(self, state: MichikakeState, seat: int | None = None) -> dict[str, Any]:
+        """``observe`` with every hand (``hands``) and every dealt bonus card (``bonuses``): the
+        replay of a finished session shows them (``core.game.revealed``); the room never sends
+        it."""
+        view = self.observe(state, seat)
+        view["hands"] = [list(hand) for hand in state.hands]
+        view["bonuses"] = list(state.bonus)
+        return view
+
 
 # --- transitions (each returns a new state; none mutates) ------------------------------------
 

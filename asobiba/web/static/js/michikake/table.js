@@ -180,6 +180,19 @@ export class MichikakeTable {
 
   backs(seat) {
     const n = this.obs.hand_sizes[seat];
+    // A finished session's replay may show every hand and bonus card (the game's `reveal`).
+    const cards = this.obs.hands?.[seat];
+    if (cards) {
+      const bonus = this.obs.bonuses?.[seat];
+      return h(
+        "div",
+        { class: "mk-backs mk-revealed", "data-count": cards.length },
+        cards.map((card) => cardSVG(card, { cls: "mk-card--small" })),
+        bonus
+          ? h("span", { class: "badge mk-bonus-revealed", title: t(`michikake.bonus.${bonus}.text`) }, bonusName(bonus))
+          : null,
+      );
+    }
     return h(
       "div",
       { class: "mk-backs", role: "img", "aria-label": t("michikake.hidden_hand", { n }), "data-count": n },
