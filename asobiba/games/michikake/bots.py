@@ -236,6 +236,8 @@ class MichikakeBot:
             raise ValueError("a bot was asked to move with no legal action")
         if {"win": True} in legal:
             return {"win": True}
+        if observation["phase"] == "break":
+            return {"next": True}  # a bot reads the last deal's result at once
         rng = _rng(self.seed, observation)
         view = View(observation)
         if observation["phase"] == "claim":

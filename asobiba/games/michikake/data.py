@@ -82,6 +82,7 @@ HAND_SIZE: int = VALUES["hand_size"].value
 FIRST_DEALER: int = VALUES["first_dealer"].value
 CREST_SHIFT: int = VALUES["crest_shift"].value
 CLAIM_SECONDS: float = VALUES["claim_seconds"].value
+BREAK_SECONDS: float = VALUES["break_seconds"].value
 STEAL_COSTS: tuple[int, ...] = tuple(VALUES["steal_costs"].value)
 MAX_STEALS: int = VALUES["max_steals"].value
 

@@ -9,9 +9,16 @@ import random
 from typing import Any
 
 from asobiba.games.michikake.cards import SUITS, Card, deck, sort_cards
-from asobiba.games.michikake.data import BONUS_CARDS, CLAIM_SECONDS, CREST_SHIFT, HAND_SIZE
+from asobiba.games.michikake.data import (
+    BONUS_CARDS,
+    BREAK_SECONDS,
+    CLAIM_SECONDS,
+    CREST_SHIFT,
+    HAND_SIZE,
+)
 from asobiba.games.michikake.scoring import win_breakdown
 from asobiba.games.michikake.state import (
+    BREAK,
     CLAIM,
     DISCARD,
     OVER,
@@ -193,7 +200,7 @@ def settle_win(
 def next_deal(
     state: MichikakeState, dealer: int, result: dict[str, Any], events: list[Event]
 ) -> MichikakeState:
-    """Record the finished deal; end the session or deal the next one."""
+    """Record the finished deal; end the session, or break until the next deal (``resume``)."""
     passes = state.passes + (dealer != state.dealer)
     state = evolve(
         state,
@@ -207,4 +214,15 @@ def next_deal(
     if end is not None:
         events.append(Event("end", compact_json({"end": end, "points": list(state.points)})))
         return evolve(state, phase=OVER, end=end, last=tuple(events))
-    return start_deal(evolve(state, deal=state.deal + 1), events)
+    return evolve(
+        state,
+        phase=BREAK,
+        ready=frozenset(),
+        resume_at=state.now + BREAK_SECONDS,
+        last=tuple(events),
+    )
+
+
+def resume(state: MichikakeState) -> MichikakeState:
+    """End the break: deal the next deal (the state's time and ply already moved on)."""
+    return start_deal(evolve(state, deal=state.deal + 1, ready=frozenset(), resume_at=None), [])

@@ -28,6 +28,7 @@ from asobiba.core.options import OptionSpec, resolve_options
 from asobiba.games.michikake.cards import is_card, is_two_sets, sort_cards
 from asobiba.games.michikake.data import (
     BONUS_CARDS,
+    BREAK_SECONDS,
     CLAIM_SECONDS,
     FIRST_DEALER,
     LEVELS,
@@ -37,9 +38,17 @@ from asobiba.games.michikake.data import (
     YAKU,
     Level,
 )
-from asobiba.games.michikake.flow import close_window, discard, settle_win, start_deal, tick
+from asobiba.games.michikake.flow import (
+    close_window,
+    discard,
+    resume,
+    settle_win,
+    start_deal,
+    tick,
+)
 from asobiba.games.michikake.state import (
     ANSWERS,
+    BREAK,
     CLAIM,
     DISCARD,
     OVER,
@@ -55,7 +64,10 @@ from asobiba.games.michikake.state import (
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 """English place names for the records' place counts."""
 
-__all__ = ["CLAIM", "DISCARD", "OPTIONS", "OVER", "Michikake", "MichikakeState"]
+__all__ = ["BREAK", "CLAIM", "DISCARD", "OPTIONS", "OVER", "Michikake", "MichikakeState"]
+
+NEXT = {"next": True}
+"""The one action of a break: "deal the next deal when everyone is ready"."""
 
 OPTIONS: list[OptionSpec] = [
     OptionSpec(
@@ -190,6 +202,8 @@ class Michikake:
                 for seat in range(state.players)
                 if seat != state.window.discarder and seat not in answered
             )
+        if state.phase == BREAK:
+            return frozenset(seat for seat in range(state.players) if seat not in state.ready)
         return frozenset()
 
     def legal_actions(self, state: MichikakeState, seat: int) -> list[dict[str, Any]]:
@@ -201,6 +215,8 @@ class Michikake:
             if state.drawn is not None and is_two_sets(hand):
                 actions.append({"win": True})
             return actions
+        if state.phase == BREAK:
+            return [dict(NEXT)]
         assert state.window is not None
         card = state.window.card
         actions = [{"pass": True}]
@@ -234,6 +250,8 @@ class Michikake:
                 hand = state.hands[seat]
                 return settle_win(tick(state, now), seat, hand, None, [])
             raise IllegalAction(f'seat {seat} must discard a card ({{"discard": "W7"}}) or win')
+        if state.phase == BREAK:
+            return self._ready(state, seat, key, now)
         window = state.window
         assert window is not None
         if now >= window.closes_at:
@@ -254,11 +272,30 @@ class Michikake:
         # An answer is secret: nothing another seat observes changes (not even ``ply``).
         return evolve(state, now=now, window=replace(window, answers=answers))
 
+    def _ready(self, state: MichikakeState, seat: int, key: str, now: float) -> MichikakeState:
+        """A seat asks for the next deal; the last one to ask deals it."""
+        if key != "next":
+            raise IllegalAction(
+                f'the deal is over: {{"next": true}} asks for the next, not {key!r}'
+            )
+        if seat in state.ready:
+            raise IllegalAction(f"seat {seat} has already asked for the next deal")
+        ready = state.ready | {seat}
+        if len(ready) == state.players:
+            return resume(tick(state, now))
+        # Like a claim answer, being ready is the seat's own business (no public ply).
+        return evolve(state, now=now, ready=ready)
+
     def deadline(self, state: MichikakeState) -> float | None:
+        if state.phase == BREAK:
+            return state.resume_at
         return state.window.closes_at if state.window is not None else None
 
     def advance(self, state: MichikakeState, at: float) -> MichikakeState:
         now = _time(state, at)
+        if state.phase == BREAK:
+            assert state.resume_at is not None
+            return resume(tick(state, now)) if now >= state.resume_at else state
         if state.window is None or now < state.window.closes_at:
             return state
         return close_window(tick(state, now))
@@ -339,7 +376,14 @@ class Michikake:
             ],
             "steals": list(state.steals),
             "phase": state.phase,
-            "turn": state.turn if state.phase != OVER else None,
+            "turn": state.turn if state.phase not in (OVER, BREAK) else None,
+            "break": None
+            if state.phase != BREAK
+            else {
+                "resumes_at": state.resume_at,
+                "seconds": BREAK_SECONDS,
+                "ready": seat is not None and seat in state.ready,
+            },
             "window": None
             if window is None
             else {
@@ -380,18 +424,18 @@ def _action_key(action: Any) -> str:
     if not isinstance(action, dict) or len(action) != 1:
         raise IllegalAction(
             'an action is one of {"discard": card}, {"win": true}, {"steal": true}, '
-            f'{{"pass": true}}; got {action!r}'
+            f'{{"pass": true}}, {{"next": true}}; got {action!r}'
         )
     ((key, value),) = action.items()
     if key == "discard":
         if not is_card(value):
             raise IllegalAction(f"discard takes a card like 'W7', 'star' or 'ring', not {value!r}")
         return key
-    if key in ANSWERS:
+    if key in ANSWERS or key == "next":
         if value is not True:
             raise IllegalAction(f"{key!r} takes the value true, not {value!r}")
         return key
-    raise IllegalAction(f"unknown action {key!r}; known: discard, win, steal, pass")
+    raise IllegalAction(f"unknown action {key!r}; known: discard, win, steal, pass, next")
 
 
 def _why_not(state: MichikakeState, seat: int) -> str:

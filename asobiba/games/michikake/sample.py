@@ -14,7 +14,7 @@ from typing import Any
 
 from asobiba.core.errors import IllegalAction
 from asobiba.games.michikake.cards import deck, sort_cards
-from asobiba.games.michikake.data import BONUS_CARDS, CLAIM_SECONDS
+from asobiba.games.michikake.data import BONUS_CARDS, BREAK_SECONDS, CLAIM_SECONDS
 from asobiba.games.michikake.state import (
     DISCARD,
     OVER,
@@ -27,7 +27,8 @@ from asobiba.games.michikake.state import (
 
 def sample_state(observation: dict[str, Any], rng: random.Random) -> MichikakeState:
     """A state that ``observation`` (a seat's, during a running session) could have come from,
-    the hidden cards drawn at random. Other seats' secret claim answers are taken as not given."""
+    the hidden cards drawn at random. Other seats' secret claim answers (and readiness between
+    deals) are taken as not given."""
     seat = observation.get("seat")
     if type(seat) is not int or observation.get("phase") == OVER:
         raise IllegalAction("only a seat's observation of a running session can be sampled")
@@ -71,6 +72,9 @@ def sample_state(observation: dict[str, Any], rng: random.Random) -> MichikakeSt
         answers = ((seat, w["answer"]),) if w["answer"] is not None else ()
         window = Window(w["discarder"], w["card"], w["closes_at"], answers)
         now = w["closes_at"] - CLAIM_SECONDS
+    pause = observation["break"]
+    if pause is not None:  # between deals: only this seat's readiness is known
+        now = pause["resumes_at"] - BREAK_SECONDS
     return MichikakeState(
         players=players,
         options=tuple(sorted(observation["options"].items())),
@@ -96,6 +100,8 @@ def sample_state(observation: dict[str, Any], rng: random.Random) -> MichikakeSt
         ply=observation["ply"],
         last=tuple(_event(event, seat) for event in observation["last"]),
         results=tuple(compact_json(result) for result in observation["results"]),
+        ready=frozenset((seat,)) if pause is not None and pause["ready"] else frozenset(),
+        resume_at=pause["resumes_at"] if pause is not None else None,
     )
 
 

@@ -16,6 +16,8 @@ DISCARD = "discard"
 """Phase: the seat whose turn it is holds six cards and must discard (or win on its draw)."""
 CLAIM = "claim"
 """Phase: a claim window is open on the last discard."""
+BREAK = "break"
+"""Phase: a deal has ended and the next waits until every seat is ready or ``resume_at``."""
 OVER = "over"
 """Phase: the session has ended."""
 
@@ -91,6 +93,10 @@ class MichikakeState:
     """Each finished deal's public summary, as compact JSON."""
     end: str | None = None
     """Once over: "round" (the deal went round once per player) or "bust" (someone ≤ 0)."""
+    ready: frozenset[int] = frozenset()
+    """In a break: the seats that asked for the next deal (secret, like claim answers)."""
+    resume_at: float | None = None
+    """In a break: when the next deal is dealt even if some seat is not ready."""
 
 
 FIELDS: tuple[str, ...] = MichikakeState.__slots__

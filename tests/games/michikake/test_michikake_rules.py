@@ -16,13 +16,14 @@ import pytest
 from asobiba.core.errors import IllegalAction
 from asobiba.games import get_game
 from asobiba.games.michikake import MichikakeState, sort_cards
-from asobiba.games.michikake.data import CLAIM_SECONDS
-from asobiba.games.michikake.rules import DISCARD
+from asobiba.games.michikake.data import BREAK_SECONDS, CLAIM_SECONDS
+from asobiba.games.michikake.rules import BREAK, DISCARD
 
 GAME = get_game("michikake")
 PASS: dict[str, Any] = {"pass": True}
 WIN: dict[str, Any] = {"win": True}
 STEAL: dict[str, Any] = {"steal": True}
+NEXT: dict[str, Any] = {"next": True}
 
 
 def table(
@@ -64,6 +65,12 @@ def act(state: MichikakeState, *moves: tuple[int, dict[str, Any]]) -> MichikakeS
     for seat, action in moves:
         state = GAME.apply(state, seat, action)
     return state
+
+
+def next_deal(state: MichikakeState) -> MichikakeState:
+    """Every seat asks for the next deal after the break that follows a finished one."""
+    assert state.phase == BREAK
+    return act(state, *((seat, NEXT) for seat in range(state.players)))
 
 
 def events(state: MichikakeState, seat: int | None = None) -> list[dict[str, Any]]:
@@ -347,7 +354,9 @@ def test_designed_a_discarded_star_bars_taking_a_star() -> None:
 def test_crests_are_shown_to_all_and_move_one_seat_each_game() -> None:
     state = GAME.new_state({}, 4, 3)
     assert GAME.observe(state, None)["crests"] == ["C", "W", "R", "H"]
-    nxt = act(table(FOUR, pile=""), (0, {"discard": "W7"}), (1, PASS), (2, PASS), (3, PASS))
+    nxt = next_deal(
+        act(table(FOUR, pile=""), (0, {"discard": "W7"}), (1, PASS), (2, PASS), (3, PASS))
+    )
     assert GAME.observe(nxt, None)["crests"] == ["H", "C", "W", "R"]
     assert GAME.observe(GAME.new_state({}, 3, 3), 1)["crests"] == ["C", "W", "R"]
 
@@ -389,7 +398,7 @@ def test_the_dealers_total_is_one_and_a_half_times() -> None:
 
 def test_the_dealer_stays_after_winning() -> None:
     state = table(["C1 C2 C3 W5 W5 W5", "C4 C6 R1 R3 H5", "C7 C8 H1 H2 H4", "C9 R5 R7 H6 H7"])
-    obs = GAME.observe(act(state, (0, WIN)), None)
+    obs = GAME.observe(next_deal(act(state, (0, WIN))), None)
     assert (obs["dealer"], obs["passes"], obs["deal"], obs["turn"]) == (0, 0, 1, 0)
     assert obs["crests"] == ["H", "C", "W", "R"], "the crests still move on to the next game"
 
@@ -398,17 +407,60 @@ def test_the_deal_passes_when_another_player_wins() -> None:
     hands = list(FOUR)
     hands[2] = "W5 W6 H1 H1 H1"
     after = act(table(hands), (0, {"discard": "W7"}), (1, PASS), (2, WIN), (3, PASS))
-    obs = GAME.observe(after, None)
+    obs = GAME.observe(next_deal(after), None)
     assert (obs["dealer"], obs["passes"], obs["turn"]) == (1, 1, 1)
 
 
 def test_an_exhausted_pile_moves_no_points_and_passes_the_deal() -> None:
-    after = act(table(FOUR, pile=""), (0, {"discard": "W7"}), (1, PASS), (2, PASS), (3, PASS))
+    ended = act(table(FOUR, pile=""), (0, {"discard": "W7"}), (1, PASS), (2, PASS), (3, PASS))
+    assert kinds(ended) == ["exhausted"]
+    after = next_deal(ended)
     obs = GAME.observe(after, None)
-    assert kinds(after)[:2] == ["exhausted", "deal"]
+    assert kinds(after)[0] == "deal"
     assert obs["points"] == [1000] * 4 and (obs["dealer"], obs["passes"]) == (1, 1)
     assert obs["results"] == [{"deal": 0, "dealer": 0, "end": "exhausted"}]
     assert obs["discards"] == [[], [], [], []], "each game starts with fresh discard rows"
+
+
+def test_between_deals_the_table_waits_until_every_seat_asks_for_the_next_deal() -> None:
+    """Designed (the rulebook deals on at once): a break lets everyone read the last deal's
+    result without their next claim windows running out."""
+    ended = act(table(FOUR, pile=""), (0, {"discard": "W7"}), (1, PASS), (2, PASS), (3, PASS))
+    assert ended.phase == BREAK and GAME.to_move(ended) == frozenset(range(4))
+    assert all(GAME.legal_actions(ended, seat) == [NEXT] for seat in range(4))
+    assert GAME.deadline(ended) == ended.now + BREAK_SECONDS
+    seen = GAME.observe(ended, 1)
+    assert seen["turn"] is None and seen["window"] is None
+    assert seen["break"] == {
+        "resumes_at": ended.now + BREAK_SECONDS,
+        "seconds": BREAK_SECONDS,
+        "ready": False,
+    }
+    assert seen["discards"][0] == [{"card": "W7", "taken_by": None}], "the ended table stays shown"
+    three = act(ended, (0, NEXT), (2, NEXT), (3, NEXT))
+    assert three.phase == BREAK and GAME.to_move(three) == frozenset({1})
+    # Being ready is a seat's own business, as a claim answer is.
+    assert GAME.observe(three, 1) == seen and GAME.observe(three, None) == GAME.observe(ended, None)
+    assert GAME.observe(three, 0)["break"]["ready"] is True
+    dealt = act(three, (1, NEXT))
+    assert dealt.phase == DISCARD and dealt.deal == 1 and kinds(dealt)[0] == "deal"
+
+
+def test_the_next_deal_is_dealt_when_the_break_runs_out() -> None:
+    ended = act(table(FOUR, pile=""), (0, {"discard": "W7"}), (1, PASS), (2, PASS), (3, PASS))
+    waiting = act(ended, (2, NEXT))
+    due = ended.now + BREAK_SECONDS
+    assert GAME.advance(waiting, due - 0.1) == waiting
+    dealt = GAME.advance(waiting, due)
+    assert dealt.phase == DISCARD and dealt.deal == 1
+
+
+def test_a_break_takes_only_one_next_from_each_seat() -> None:
+    ended = act(table(FOUR, pile=""), (0, {"discard": "W7"}), (1, PASS), (2, PASS), (3, PASS))
+    waiting = act(ended, (2, NEXT))
+    for seat, action in ((2, NEXT), (1, PASS), (0, {"discard": "W7"}), (1, {"next": False})):
+        with pytest.raises(IllegalAction):
+            GAME.apply(waiting, seat, action)
 
 
 def test_the_session_ends_when_the_deal_has_gone_round_once_per_player() -> None:

@@ -136,6 +136,9 @@ async function handle(msg) {
       table.show(obs, { legal: [] });
       page.setTurn("wait", t("michikake.deal_over"));
       for (const result of newDeals) await showDeal(result);
+      // Closing the deal's screen asks for the next deal (the table waits for every seat, or
+      // deals on by itself when the break runs out).
+      if (can("next")) act({ next: true });
     } else {
       const others = (obs.last ?? []).some((event) => event.seat !== page.seat);
       const pause = others && before && page.queue.length < 4 && !myLegal().length;
@@ -164,6 +167,9 @@ function turnWords() {
   if (!obs) return ["wait", t("play.connecting")];
   if (obs.outcome) return ["over", finalWords(obs.outcome).title];
   const me = page.seat;
+  if (obs.phase === "break") {
+    return can("next") ? ["you", t("michikake.turn.break")] : ["them", t("michikake.turn.break_ready")];
+  }
   if (obs.phase === "claim") {
     const window = obs.window;
     if (can("pass")) {
@@ -276,10 +282,14 @@ function renderPrompts() {
   if (can("pass")) {
     buttons.push(promptButton(t("michikake.act.pass"), "P", { cls: "btn--large mk-prompt--pass", action: { pass: true } }));
   }
+  if (can("next")) {
+    buttons.push(promptButton(t("michikake.deal_next"), "N", { cls: "btn--primary", action: { next: true } }));
+  }
   prompts.replaceChildren(...buttons);
 }
 
-// Keyboard: 1-6 discard the hand's n-th card (the drawn card last), W wins, S steals, P passes.
+// Keyboard: 1-6 discard the hand's n-th card (the drawn card last), W wins, S steals, P passes,
+// N asks for the next deal.
 document.addEventListener("keydown", (event) => {
   if (!page.playing || event.altKey || event.ctrlKey || event.metaKey) return;
   if (event.target.closest?.("input, select, textarea") || dialog.open || dealDialog.open) return;
@@ -297,7 +307,7 @@ document.addEventListener("keydown", (event) => {
   }
 });
 
-const KEYS = { w: "win", s: "steal", p: "pass" };
+const KEYS = { w: "win", s: "steal", p: "pass", n: "next" };
 
 // --- deal and session results --------------------------------------------------------------
 

@@ -294,11 +294,14 @@ export class MichikakeTable {
   // --- words ------------------------------------------------------------------------------
 
   /** What happened since `previous`, one line per public event; a frame that changed only
-   * the viewer's own secret answer in a claim window says that answer. */
+   * the viewer's own secret answer in a claim window (or readiness between deals) says so. */
   describe(obs, previous = null) {
     const answer = obs.window?.answer;
     if (previous && obs.ply === previous.ply && answer && answer !== previous.window?.answer) {
       return [t(`michikake.ev.answer_${answer}`)];
+    }
+    if (previous && obs.ply === previous.ply && obs.break?.ready && !previous.break?.ready) {
+      return [t("michikake.ev.ready")];
     }
     return (obs.last ?? []).map((event) => eventLine(event, this.name)).filter(Boolean);
   }
