@@ -1,25 +1,29 @@
 """MICHIKAKE's computer opponents, one class per way of choosing, tuned by the levels in data.toml.
 
 Every bot sees only its seat's observation and the legal actions. It reads the cards it knows
-from the observation (its hand, every discard row, the shown steals), works out how many copies
-of each card it has not seen (``live``), and chooses:
+from the observation (its hand and, if its level ``watch``es the table, every discard row and
+the shown steals), works out how many copies of each card it has not seen (``live``), and
+chooses:
 
 - ``beginner``: keeps cards that have a partner (a copy, or a card of the suit within two
   stages) and throws away one of the loneliest at random; wins whenever it can, never steals.
 - ``greedy``: keeps the five that leave the most winning cards it can still get (a card it has
   discarded only by drawing it), or, not yet one card from winning, the most draws that would
-  make it so; steals when the triplet brings it closer and it can afford it; always wins.
+  make it so; steals when the triplet brings it closer and it can afford it; always wins. A
+  level with ``value`` weighs each winning card by what that win would score.
 - ``reader``: the greedy hand-building, less the points each discard may feed: for every
   opponent it reads what they can no longer take (their own discards), their crest and their
   shown steals, estimates how likely they are to wait on the card, and weighs that by what a
   win on a discard costs the discarder (all of it, the dealer's × 1.5 included).
 - ``search``: samples the hidden cards consistent with its observation (``sample_state``) and
-  plays each candidate discard out to the end of the deal with the greedy policy at every seat,
-  keeping the discard with the best average change in its points.
+  plays the reader's best discards out to the end of the deal with a greedy policy at every
+  seat, leaving the reader's choice only for a clearly better average change in its points.
 
-Random choices come from a generator seeded by the bot's seed and what the seat sees, so a
-decision is a pure function of (seed, observation). The search stops early only when its clock
-runs out (``time`` in data.toml), which on this machine it never does (bench/michikake_speed.py).
+Every level may ``slip``: a share of its discards thrown at random, the careless moments that
+space the levels (docs/STRENGTH.md measures why). Random choices come from a generator seeded by
+the bot's seed and what the seat sees, so a decision is a pure function of (seed, observation).
+The search stops early only when its clock runs out (``time`` in data.toml), which on a quiet
+machine it never does (bench/michikake_speed.py).
 """
 
 from __future__ import annotations
