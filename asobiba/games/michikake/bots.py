@@ -292,7 +292,8 @@ class MichikakeBot:
                 return {"steal": True}
             return {"pass": True}
         options = view.discards()
-        slipped = rng.random() < self.level.slip
+        slip = self.level.slip_three if view.players == 3 else self.level.slip
+        slipped = rng.random() < slip
         card = CARD[rng.choice(options) if slipped else self._discard(view, rng)]
         action = {"discard": card}
         if action not in legal:

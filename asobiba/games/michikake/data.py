@@ -97,6 +97,8 @@ class Level:
     """"beginner", "greedy", "reader" or "search" (the class in bots.py)."""
     slip: float
     """The share of discards thrown at random (a careless moment), whatever the level."""
+    slip_three: float
+    """The same with three players (where the levels' other differences weigh otherwise)."""
     watch: bool
     """Whether it counts the cards on the table as seen when it judges which winning cards are
     left (else only its own hand)."""

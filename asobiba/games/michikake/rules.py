@@ -390,9 +390,15 @@ def _level_in_words(level: Level) -> dict[str, str]:
         if level.steal
         else {"ja": "奪取しない", "en": "never steals"}
     )
+    three = {
+        "ja": f"（3人では{level.slip_three:.0%}）" if level.slip_three != level.slip else "",
+        "en": f" ({level.slip_three:.0%} at three players)"
+        if level.slip_three != level.slip
+        else "",
+    }
     slip = {
-        "ja": f"{level.slip:.0%}は適当に捨てる。" if level.slip else "",
-        "en": f"{level.slip:.0%} of its discards at random; " if level.slip else "",
+        "ja": f"{level.slip:.0%}{three['ja']}は適当に捨てる。" if level.slip else "",
+        "en": f"{level.slip:.0%}{three['en']} of its discards at random; " if level.slip else "",
     }
     counts = {
         "ja": ("場の札も数えて" if level.watch else "自分の手だけを見て")
