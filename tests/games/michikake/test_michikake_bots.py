@@ -281,7 +281,7 @@ def test_the_valued_shape_prefers_the_richer_of_two_equal_waits() -> None:
     assert shape(crest_run, live, (), view.worth) > shape(plain_run, live, (), view.worth)
 
 
-def test_a_slip_is_a_random_legal_discard_and_none_without_slip() -> None:
+def test_a_slip_is_a_random_legal_discard_at_the_rate_for_the_seat_count() -> None:
     hand = ["W1", "W2", "W3", "R5", "R6", "star"]
     casual = LEVEL_BY_ID["casual"]
     steady = {
@@ -296,8 +296,14 @@ def test_a_slip_is_a_random_legal_discard_and_none_without_slip() -> None:
         )["discard"]
         for seed in range(40)
     }
+    careless_at_three = {
+        GreedyBot(replace(casual, slip=0.0, slip_three=1.0), seed, float).choose(
+            observation(hand, players=3), discards_of(hand)
+        )["discard"]
+        for seed in range(40)
+    }
     assert steady == {"star"}
-    assert careless == set(hand)
+    assert careless == careless_at_three == set(hand)
 
 
 def test_the_reader_counts_a_card_an_opponent_has_discarded_as_safe_from_them() -> None:
