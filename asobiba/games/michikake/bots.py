@@ -1,25 +1,29 @@
 """MICHIKAKE's computer opponents, one class per way of choosing, tuned by the levels in data.toml.
 
 Every bot sees only its seat's observation and the legal actions. It reads the cards it knows
-from the observation (its hand, every discard row, the shown steals), works out how many copies
-of each card it has not seen (``live``), and chooses:
+from the observation (its hand and, if its level ``watch``es the table, every discard row and
+the shown steals), works out how many copies of each card it has not seen (``live``), and
+chooses:
 
 - ``beginner``: keeps cards that have a partner (a copy, or a card of the suit within two
   stages) and throws away one of the loneliest at random; wins whenever it can, never steals.
 - ``greedy``: keeps the five that leave the most winning cards it can still get (a card it has
   discarded only by drawing it), or, not yet one card from winning, the most draws that would
-  make it so; steals when the triplet brings it closer and it can afford it; always wins.
+  make it so; steals when the triplet brings it closer and it can afford it; always wins. A
+  level with ``value`` weighs each winning card by what that win would score.
 - ``reader``: the greedy hand-building, less the points each discard may feed: for every
   opponent it reads what they can no longer take (their own discards), their crest and their
   shown steals, estimates how likely they are to wait on the card, and weighs that by what a
   win on a discard costs the discarder (all of it, the dealer's × 1.5 included).
 - ``search``: samples the hidden cards consistent with its observation (``sample_state``) and
-  plays each candidate discard out to the end of the deal with the greedy policy at every seat,
-  keeping the discard with the best average change in its points.
+  plays the reader's best discards out to the end of the deal with a greedy policy at every
+  seat, leaving the reader's choice only for a clearly better average change in its points.
 
-Random choices come from a generator seeded by the bot's seed and what the seat sees, so a
-decision is a pure function of (seed, observation). The search stops early only when its clock
-runs out (``time`` in data.toml), which on this machine it never does (bench/michikake_speed.py).
+Every level may ``slip``: a share of its discards thrown at random, the careless moments that
+space the levels (docs/STRENGTH.md measures why). Random choices come from a generator seeded by
+the bot's seed and what the seat sees, so a decision is a pure function of (seed, observation).
+The search stops early only when its clock runs out (``time`` in data.toml), which on a quiet
+machine it never does (bench/michikake_speed.py).
 """
 
 from __future__ import annotations
@@ -132,20 +136,54 @@ def drop(six: Hand, code: int) -> Hand:
     return six[:i] + six[i + 1 :]
 
 
-def shape(five: Hand, live: dict[int, int], barred: Iterable[int] = ()) -> float:
+Worth = Callable[[Hand, int], float]
+"""What winning with five codes plus a code scores, in hundreds of points (a value-aware level's
+own hand and bonus card; the dealer's share is the same for every discard, so it is left out)."""
+
+READY_NORM = 4.0
+"""A typical ready hand's weighted winning cards, so that a hand two cards away scores its best
+ready hands in about the units of the plain count."""
+
+
+def shape(
+    five: Hand, live: dict[int, int], barred: Iterable[int] = (), worth: Worth | None = None
+) -> float:
     """How good five cards are to hold, in draws: a hand one card from winning is worth 1000
     plus its winning cards still unseen (a card its holder can still take from a discard counts
     twice: it may be drawn or thrown by someone); else (or when every winning card is seen)
     the unseen draws that would make it one card from winning; else how many cards have a
-    partner."""
-    found = [c for c in waits(five) if live.get(c, 0)]
-    if found:
-        barred = set(barred)
-        return 1000.0 + sum(live[c] * (1 if c in barred else 2) for c in found)
+    partner. With ``worth`` each winning card also counts by what the win would score, and a
+    draw that makes the hand ready by the best ready hand it allows: a triplet-pair or crest
+    hand is worth more than a plain run pair with as many cards."""
+    barred = set(barred)
+    ready = _ready(five, live, barred, worth)
+    if ready:
+        return 1000.0 + ready
     better = improvers(five)
     if better:
-        return 100.0 + sum(live.get(c, 0) for c in better)
+        if worth is None:
+            return 100.0 + sum(live.get(c, 0) for c in better)
+        return 100.0 + sum(
+            live[c] * _best_ready(tuple(sorted((*five, c))), live, barred, worth) / READY_NORM
+            for c in better
+            if live.get(c, 0)
+        )
     return float(sum(partners(c, five) > 0 for c in five))
+
+
+def _ready(five: Hand, live: dict[int, int], barred: set[int], worth: Worth | None) -> float:
+    """The unseen winning cards of five codes (0 when they are not one card from winning),
+    each counted twice when its holder may still take it from a discard, and by ``worth``."""
+    total = 0.0
+    for c in waits(five):
+        if live.get(c, 0):
+            total += live[c] * (1 if c in barred else 2) * (worth(five, c) if worth else 1.0)
+    return total
+
+
+def _best_ready(six: Hand, live: dict[int, int], barred: set[int], worth: Worth) -> float:
+    """The best ``_ready`` among the fives six codes leave."""
+    return max(_ready(drop(six, c), live, barred, worth) for c in set(six))
 
 
 # --- what a seat knows -----------------------------------------------------------------------
@@ -154,7 +192,11 @@ def shape(five: Hand, live: dict[int, int], barred: Iterable[int] = ()) -> float
 class View:
     """One seat's observation, read once: the facts every level uses."""
 
-    def __init__(self, observation: dict[str, Any]) -> None:
+    def __init__(
+        self, observation: dict[str, Any], *, watch: bool = True, valued: bool = False
+    ) -> None:
+        """``watch``: count the cards on the table (discard rows, shown steals) as seen, not
+        only its own hand; ``valued``: weigh winning cards by what the win scores."""
         self.obs = observation
         self.seat: int = observation["seat"]
         self.players: int = observation["players"]
@@ -163,18 +205,25 @@ class View:
         self.barred: list[set[int]] = [{CODE[e["card"]] for e in row} for row in rows]
         self.shown: list[Hand] = [tuple(sorted(CODE[c] for c in s)) for s in observation["shown"]]
         seen: Counter[int] = Counter(self.hand)
-        for row in rows:
-            seen.update(CODE[e["card"]] for e in row if e["taken_by"] is None)
-        for seat, cards in enumerate(self.shown):
-            if seat != self.seat:
-                seen.update(cards)
+        if watch:
+            for row in rows:
+                seen.update(CODE[e["card"]] for e in row if e["taken_by"] is None)
+            for seat, cards in enumerate(self.shown):
+                if seat != self.seat:
+                    seen.update(cards)
         self.live: dict[int, int] = {
             CODE[k]: 3 - seen[CODE[k]] for k in kinds_for(self.players) if seen[CODE[k]] < 3
         }
         self.unseen: int = sum(self.live.values())
+        self.crest: str = observation["crests"][self.seat]
+        self.bonus: str = observation["bonus"]
+        self.worth: Worth | None = self._worth if valued else None
+
+    def _worth(self, five: Hand, code: int) -> float:
+        return _win_points(tuple(sorted((*five, code))), self.crest, self.bonus) / 100
 
     def shape(self, five: Hand) -> float:
-        return shape(five, self.live, self.barred[self.seat])
+        return shape(five, self.live, self.barred[self.seat], self.worth)
 
     def discards(self) -> list[int]:
         """The distinct codes this seat may discard, ascending."""
@@ -239,12 +288,15 @@ class MichikakeBot:
         if observation["phase"] == "break":
             return {"next": True}  # a bot reads the last deal's result at once
         rng = _rng(self.seed, observation)
-        view = View(observation)
+        view = View(observation, watch=self.level.watch, valued=self.level.value)
         if observation["phase"] == "claim":
             if {"steal": True} in legal and self._steal(view, observation["window"]["card"], rng):
                 return {"steal": True}
             return {"pass": True}
-        card = CARD[self._discard(view, rng)]
+        options = view.discards()
+        slip = self.level.slip_three if view.players == 3 else self.level.slip
+        slipped = rng.random() < slip
+        card = CARD[rng.choice(options) if slipped else self._discard(view, rng)]
         action = {"discard": card}
         if action not in legal:
             raise ValueError(f"bot chose {action}, not among the legal actions {legal!r}")
@@ -276,13 +328,10 @@ def _band(value: float) -> int:
 
 
 class BeginnerBot(MichikakeBot):
-    """Throws away a card without partners, at random among the loneliest; one discard in
-    ``slip`` it throws a random card instead."""
+    """Throws away a card without partners, at random among the loneliest."""
 
     def _discard(self, view: View, rng: random.Random) -> int:
         options = view.discards()
-        if rng.random() < self.level.slip:
-            return rng.choice(options)
         lonely = {c: partners(c, view.hand) for c in options}
         least = min(lonely.values())
         return rng.choice([c for c in options if lonely[c] == least])
@@ -313,16 +362,6 @@ class ReaderBot(GreedyBot):
         scored = {c: values[c] - self.level.caution * expected_loss(view, c) for c in values}
         best = max(scored.values())
         return rng.choice([c for c in scored if scored[c] >= best - 1e-9])
-
-
-def _gain(value: float, view: View) -> float:
-    """A hand's ``shape`` as rough points: a ready hand with many live winning cards is worth
-    most of a win, a hand two cards away a fraction of one."""
-    if value >= 1000:
-        return AVERAGE_WIN * min(0.95, 0.3 + 0.03 * (value - 1000))
-    if value >= 100:
-        return AVERAGE_WIN * min(0.4, 0.1 + 0.015 * (value - 100))
-    return AVERAGE_WIN * 0.02 * value
 
 
 def readiness(view: View, seat: int) -> float:
@@ -405,10 +444,10 @@ class SearchBot(ReaderBot):
         limit = self.level.time
         for _ in range(self.level.samples):
             sim = Sim.from_state(sample_state(view.obs, rng))
-            seeds = [rng.random() for _ in candidates]
+            tie_breaks = rng.random()
             results = []
-            for c, s in zip(candidates, seeds, strict=True):
-                results.append(sim.copy().play_discard(view.seat, c, random.Random(s)))
+            for c in candidates:
+                results.append(sim.copy().play_discard(view.seat, c, random.Random(tie_breaks)))
                 if limit and self._clock() - started > limit:
                     break
             else:

@@ -97,7 +97,14 @@ class Level:
     kind: str
     """"beginner", "greedy", "reader" or "search" (the class in bots.py)."""
     slip: float
-    """Beginner: the share of discards thrown at random."""
+    """The share of discards thrown at random (a careless moment), whatever the level."""
+    slip_three: float
+    """The same with three players (where the levels' other differences weigh otherwise)."""
+    watch: bool
+    """Whether it counts the cards on the table as seen when it judges which winning cards are
+    left (else only its own hand)."""
+    value: bool
+    """Whether it weighs a winning card by what the win would score (else every card alike)."""
     steal: bool
     """Whether it ever steals."""
     steal_margin: int

@@ -462,30 +462,50 @@ def _level_in_words(level: Level) -> dict[str, str]:
         if level.steal
         else {"ja": "奪取しない", "en": "never steals"}
     )
+    three = {
+        "ja": f"（3人では{level.slip_three:.0%}）" if level.slip_three != level.slip else "",
+        "en": f" ({level.slip_three:.0%} at three players)"
+        if level.slip_three != level.slip
+        else "",
+    }
+    slip = {
+        "ja": f"{level.slip:.0%}{three['ja']}は適当に捨てる。" if level.slip else "",
+        "en": f"{level.slip:.0%}{three['en']} of its discards at random; " if level.slip else "",
+    }
+    counts = {
+        "ja": ("場の札も数えて" if level.watch else "自分の手だけを見て")
+        + ("、上がりの点数も比べて" if level.value else ""),
+        "en": ("counting the cards on the table" if level.watch else "looking only at its hand")
+        + (", weighing what each win would score" if level.value else ""),
+    }
     if level.kind == "beginner":
         return {
-            "ja": f"組になる相手のない札から捨てる。{level.slip:.0%}は適当に捨てる。{steal['ja']}",
-            "en": f"Throws cards without partners first, {level.slip:.0%} at random; {steal['en']}",
+            "ja": f"組になる相手のない札から捨てる。{slip['ja']}{steal['ja']}",
+            "en": f"Throws cards without partners first; {slip['en']}{steal['en']}",
         }
     if level.kind == "greedy":
         return {
-            "ja": f"上がれる札がいちばん多く残るように捨てる。{steal['ja']}",
-            "en": f"Keeps the most cards that would win; {steal['en']}",
+            "ja": f"{counts['ja']}、上がれる札がいちばん多く残るように捨てる。{slip['ja']}"
+            f"{steal['ja']}",
+            "en": f"Keeps the most cards that would win, {counts['en']}; {slip['en']}{steal['en']}",
         }
+    read = {
+        "ja": f"{counts['ja']}、手の伸びから振り込む見込みの点×{level.caution:g}を引いて捨てる。",
+        "en": f"Its hand's promise, {counts['en']}, less {level.caution:g} × the points a "
+        f"discard may feed; ",
+    }
     if level.kind == "reader":
         return {
-            "ja": f"手の伸びから、振り込む見込みの点×{level.caution:g}を引いて捨てる。"
-            f"{steal['ja']}",
-            "en": f"Its hand's promise less {level.caution:g} × the points a discard may feed; "
-            f"{steal['en']}",
+            "ja": f"{read['ja']}{slip['ja']}{steal['ja']}",
+            "en": f"{read['en']}{slip['en']}{steal['en']}",
         }
     return {
-        "ja": f"見えない札を{level.samples}通り想像し、よい候補{level.width}枚を局の終わりまで"
-        f"試す（{level.time:g}秒まで）。標準誤差の{level.confidence:g}倍以上良いときだけ"
-        f"読みを変える。{steal['ja']}",
-        "en": f"Plays its {level.width} best discards to the end of the game in {level.samples} "
-        f"imagined deals (up to {level.time:g} s), leaving its reading only for a gain above "
-        f"{level.confidence:g} standard errors; {steal['en']}",
+        "ja": f"{read['ja']}そのうえで見えない札を{level.samples}通り想像し、よい候補"
+        f"{level.width}枚を局の終わりまで試す（{level.time:g}秒まで）。標準誤差の"
+        f"{level.confidence:g}倍以上良いときだけ読みを変える。{slip['ja']}{steal['ja']}",
+        "en": f"{read['en']}then plays its {level.width} best discards to the end of the game "
+        f"in {level.samples} imagined deals (up to {level.time:g} s), leaving its reading only "
+        f"for a gain above {level.confidence:g} standard errors; {slip['en']}{steal['en']}",
     }
 
 

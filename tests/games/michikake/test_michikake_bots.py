@@ -9,6 +9,7 @@ bench/michikake_speed.py (tests time nothing).
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -17,7 +18,7 @@ from hypothesis import strategies as st
 
 from asobiba.core.errors import InvalidOptions
 from asobiba.games import get_game
-from asobiba.games.michikake import deck, winning_cards
+from asobiba.games.michikake import bonus_points, deck, hand_points, winning_cards
 from asobiba.games.michikake.bots import (
     CARD,
     CODE,
@@ -30,6 +31,7 @@ from asobiba.games.michikake.bots import (
     _better,
     expected_loss,
     make_bot,
+    shape,
     waits,
 )
 from asobiba.games.michikake.data import LEVEL_BY_ID, LEVELS
@@ -209,21 +211,99 @@ def test_the_greedy_level_keeps_the_most_winning_cards() -> None:
     # Keeping W1-W2-W3 and R5-R6 waits on R4 and R7 (six copies); keeping R5-R7 waits on R6
     # only: the greedy level throws the lonely star.
     hand = ["W1", "W2", "W3", "R5", "R6", "star"]
-    assert GreedyBot(LEVEL_BY_ID["casual"], 1, float).choose(
-        observation(hand), discards_of(hand)
-    ) == {"discard": "star"}
+    steady = replace(LEVEL_BY_ID["casual"], slip=0.0)
+    assert GreedyBot(steady, 1, float).choose(observation(hand), discards_of(hand)) == {
+        "discard": "star"
+    }
 
 
-def test_the_greedy_level_counts_only_winning_cards_it_can_still_get() -> None:
+def test_a_watching_level_counts_only_winning_cards_it_can_still_get() -> None:
     # W1-W2-W3 + R5 R6 R6: throwing an R6 waits on R4 and R7 (six copies), throwing R5 waits on
-    # the last R6. The greedy level keeps the bigger wait, unless all of R4 and R7 are seen.
+    # the last R6. A level that watches the table keeps the bigger wait unless all of R4 and R7
+    # are seen; the casual level looks only at its own hand and keeps the dead wait.
     hand = ["W1", "W2", "W3", "R5", "R6", "R6"]
-    greedy = GreedyBot(LEVEL_BY_ID["casual"], 1, float)
-    assert greedy.choose(observation(hand), discards_of(hand)) == {"discard": "R6"}
+    casual = replace(LEVEL_BY_ID["casual"], slip=0.0)
+    assert not casual.watch and LEVEL_BY_ID["strong"].watch
+    watching = GreedyBot(replace(casual, watch=True), 1, float)
+    blind = GreedyBot(casual, 1, float)
+    assert watching.choose(observation(hand), discards_of(hand)) == {"discard": "R6"}
     dead = [{"card": card, "taken_by": None} for card in ("R4", "R7") for _ in range(3)]
     obs = observation(hand, discards=[[], dead, [], []])
     assert View(obs).live.get(CODE["R4"], 0) == 0
-    assert greedy.choose(obs, discards_of(hand)) == {"discard": "R5"}
+    assert View(obs, watch=False).live[CODE["R4"]] == 3
+    assert watching.choose(obs, discards_of(hand)) == {"discard": "R5"}
+    assert blind.choose(obs, discards_of(hand)) == {"discard": "R6"}
+
+
+def test_a_valued_shape_counts_each_winning_card_by_what_its_win_scores() -> None:
+    """Checked against the rules' own helpers: for ready fives, the valued shape is 1000 plus,
+    over ``winning_cards``, the unseen copies (twice when the holder may still take it from a
+    discard) times the hand's points and the bonus card's, in hundreds."""
+    rng = random.Random(4)
+    cards = deck(4)
+    checked = 0
+    while checked < 200:
+        five = rng.sample(cards, 5)
+        wins = winning_cards(five, 4)
+        if not wins:
+            continue
+        codes = tuple(sorted(CODE[c] for c in five))
+        live = {CODE[k]: rng.randint(0, 3) for k in set(cards)}
+        barred = {CODE[c] for c in rng.sample(wins, rng.randint(0, len(wins)))}
+        crest = rng.choice("CWRH")
+
+        def worth(hand: tuple[int, ...], code: int, crest: str = crest) -> float:
+            six = [CARD[c] for c in (*hand, code)]
+            return ((hand_points(six, crest) or 0) + bonus_points("odd", six, crest)) / 100
+
+        expected = 0.0
+        for card in wins:
+            code = CODE[card]
+            if live[code]:
+                expected += live[code] * (1 if code in barred else 2) * worth(codes, code)
+        value = shape(codes, live, barred, worth)
+        if expected:
+            assert value == pytest.approx(1000 + expected)
+            checked += 1
+        else:
+            assert value < 1000
+
+
+def test_the_valued_shape_prefers_the_richer_of_two_equal_waits() -> None:
+    # Both fives wait on two stages of a run (six copies unseen). With crest C, C4 would give
+    # C1 to C6 (six in a row, +60) all in the crest (+50); the R run gives the base 50 only.
+    crest_run = tuple(sorted(CODE[c] for c in ["C1", "C2", "C3", "C5", "C6"]))
+    plain_run = tuple(sorted(CODE[c] for c in ["C1", "C2", "C3", "R5", "R6"]))
+    live = {CODE[c]: 3 for c in ["C4", "C7", "R4", "R7"]}
+    assert shape(crest_run, live) == shape(plain_run, live)
+    view = View(observation(["C1", "C2", "C3", "C5", "C6", "R5"]), valued=True)
+    assert view.worth is not None
+    assert shape(crest_run, live, (), view.worth) > shape(plain_run, live, (), view.worth)
+
+
+def test_a_slip_is_a_random_legal_discard_at_the_rate_for_the_seat_count() -> None:
+    hand = ["W1", "W2", "W3", "R5", "R6", "star"]
+    casual = LEVEL_BY_ID["casual"]
+    steady = {
+        GreedyBot(replace(casual, slip=0.0), seed, float).choose(
+            observation(hand), discards_of(hand)
+        )["discard"]
+        for seed in range(40)
+    }
+    careless = {
+        GreedyBot(replace(casual, slip=1.0), seed, float).choose(
+            observation(hand), discards_of(hand)
+        )["discard"]
+        for seed in range(40)
+    }
+    careless_at_three = {
+        GreedyBot(replace(casual, slip=0.0, slip_three=1.0), seed, float).choose(
+            observation(hand, players=3), discards_of(hand)
+        )["discard"]
+        for seed in range(40)
+    }
+    assert steady == {"star"}
+    assert careless == careless_at_three == set(hand)
 
 
 def test_the_reader_counts_a_card_an_opponent_has_discarded_as_safe_from_them() -> None:
