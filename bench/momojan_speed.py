@@ -5,11 +5,10 @@
    public helpers the engine uses; the helpers' caches are cleared before each round, so the
    figure is for hands never seen before. Also the bots' ``shanten`` on the same hands.
 2. Random playouts a second: whole games of one deal each (``dealerships=1``) through the game
-   protocol (``legal_actions``/``apply``, uniformly random legal actions), and the rounds a
-   second of the expert's quick playout player on sampled deals.
-3. Each level's seconds a decision over whole games against the casual level, both seats: the
-   median and the max; "expert" is the searching level not offered yet (search.EXPERT), whose
-   max must stay under a second.
+   protocol (``legal_actions``/``apply``, uniformly random legal actions).
+3. Each level's seconds a decision over whole games against the strong level, both seats:
+   the median, the median of the decisions after a draw or a call, and the max; "expert" is
+   the searching level not offered (search.EXPERT), whose max must stay under a second.
 
     .venv/bin/python bench/momojan_speed.py [--games 2] [--seed 1]
 """
@@ -25,8 +24,7 @@ from asobiba.games import get_game
 from asobiba.games.momojan import DECK, complete, waits
 from asobiba.games.momojan import hand as hand_module
 from asobiba.games.momojan.bots import _splits, make_bot, shanten
-from asobiba.games.momojan.sample import sample_state
-from asobiba.games.momojan.search import EXPERT, SearchBot, _playout
+from asobiba.games.momojan.search import EXPERT, SearchBot
 
 GAME = get_game("momojan")
 ROUNDS = 3
@@ -80,27 +78,14 @@ def random_playouts(games: int, seed: int) -> tuple[float, float]:
     return games / spent, rounds / spent
 
 
-def quick_playouts(count: int, seed: int) -> float:
-    """Rounds a second of the expert's playout player, from sampled deals of fresh rounds."""
-    rng = random.Random(seed)
-    worlds = []
-    for k in range(count):
-        state = GAME.new_state({}, 2, seed * 1000 + k)
-        worlds.append(sample_state(GAME.observe(state, 0), rng))
-    started = time.perf_counter()
-    for world in worlds:
-        _playout(world, 0, rng)
-    return count / (time.perf_counter() - started)
-
-
 def decision_times(level: str, games: int, seed: int) -> tuple[list[float], list[float]]:
-    """Seconds of each of ``level``'s decisions over ``games`` games a seat against casual: all
+    """Seconds of each of ``level``'s decisions over ``games`` games a seat against strong: all
     of them, and those after a draw or a call (what to discard, 開, draw three, riichi)."""
     times: list[float] = []
     after: list[float] = []
     for k in range(2 * games):
         mine = k % 2
-        bots = [make_bot("casual", seed + k), make_bot("casual", seed + k)]
+        bots = [make_bot("strong", seed + k), make_bot("strong", seed + k)]
         bots[mine] = SearchBot(EXPERT, seed + k) if level == "expert" else make_bot(level, seed + k)
         state = GAME.new_state({"dealerships": 1}, 2, seed * 1000 + k // 2)
         while GAME.outcome(state) is None:
@@ -128,9 +113,6 @@ def main() -> None:
     games, rounds = random_playouts(100, args.seed)
     print(
         f"random playouts (protocol, one deal each): {games:,.1f} games/s, {rounds:,.1f} rounds/s"
-    )
-    print(
-        f"expert's quick playouts:                   {quick_playouts(200, args.seed):,.1f} rounds/s"
     )
     print()
     print("| level | decisions | median s | median s after a draw | max s |")

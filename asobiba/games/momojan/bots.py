@@ -19,7 +19,6 @@ import math
 import random
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import replace
 from functools import lru_cache
 from itertools import combinations
 from typing import Any
@@ -28,7 +27,8 @@ from asobiba.core.bots import Bot
 from asobiba.core.errors import InvalidOptions
 from asobiba.games.momojan.cards import DECK, KINDS, Card, is_dora, is_fruit, is_peach, sort_cards
 from asobiba.games.momojan.data import LEVEL_BY_ID, Level
-from asobiba.games.momojan.hand import SETS_TO_WIN, head_ok, set_kind
+from asobiba.games.momojan.hand import SETS_TO_WIN, hand_waits, head_ok, set_kind
+from asobiba.games.momojan.scoring import Meld
 
 Action = dict[str, Any]
 
@@ -63,19 +63,15 @@ _HEADS: frozenset[tuple[Card, Card]] = frozenset(
     (a, b) for a in KINDS for b in _HEAD_WITH[a] if KINDS.index(a) <= KINDS.index(b)
 )
 """Every head as its two cards in sorting order."""
-_NEAR: dict[Card, frozenset[Card]] = {
+NEAR: dict[Card, frozenset[Card]] = {
     card: frozenset(x for pair in _PAIRS_WITH[card] for x in pair) | frozenset(_HEAD_WITH[card])
     for card in KINDS
 }
 """For each card, every card that shares a set, a partial set or a head with it."""
 
 
-def make_bot(
-    level: str, seed: int, *, time: float | None = None, rollouts: int | None = None
-) -> Bot:
-    """The bot of ``level`` (an id from data.toml). ``time`` and ``rollouts`` override a
-    searching level's clock and sampled deals: tests use a few deals and no clock, so they are
-    fast and do not depend on the machine; bench/ measures the level's own budget."""
+def make_bot(level: str, seed: int) -> Bot:
+    """The bot of ``level`` (an id from data.toml)."""
     try:
         spec = LEVEL_BY_ID[level]
     except KeyError:
@@ -87,9 +83,7 @@ def make_bot(
     if spec.style == "search":
         from asobiba.games.momojan.search import SearchBot
 
-        if rollouts is not None:
-            spec = replace(spec, rollouts=rollouts)
-        return SearchBot(spec, seed, time=time)
+        return SearchBot(spec, seed)
     return GreedyBot(spec, seed)
 
 
@@ -171,11 +165,12 @@ def ukeire(cards: tuple[Card, ...], opened: int, pool: Counter[Card]) -> int:
     now = shanten(cards, opened)
     near: set[Card] = set()
     for card in cards:
-        near |= _NEAR[card]
+        near |= NEAR[card]
     return sum(pool[kind] for kind in near if pool[kind] and shanten((*cards, kind), opened) < now)
 
 
-def _without(cards: Iterable[Card], gone: Iterable[Card]) -> tuple[Card, ...]:
+def without(cards: Iterable[Card], gone: Iterable[Card]) -> tuple[Card, ...]:
+    """``cards`` less one copy of each of ``gone``."""
     left = list(cards)
     for card in gone:
         left.remove(card)
@@ -185,7 +180,7 @@ def _without(cards: Iterable[Card], gone: Iterable[Card]) -> tuple[Card, ...]:
 # --- the bots ----------------------------------------------------------------------------------
 
 
-class _View:
+class View:
     """What a decision needs from the observation, computed once."""
 
     def __init__(self, observation: dict[str, Any]) -> None:
@@ -194,12 +189,24 @@ class _View:
             raise ValueError("a bot needs a seated player's observation")
         self.seat: int = seat
         self.hand: tuple[Card, ...] = tuple(observation["hand"])
-        self.opened: int = len(observation["open_sets"][seat])
+        self.melds: tuple[Meld, ...] = tuple(
+            Meld(m["kind"], tuple(m["cards"]), m["claimed"]) for m in observation["open_sets"][seat]
+        )
+        self.opened: int = len(self.melds)
         self.pool: Counter[Card] = unseen(observation)
         self.left: int = sum(observation["piles"])
         self.indicator: Card = observation["dora_indicator"]
+        self.riichi: bool = observation["riichi"][seat]
         self.opponent_riichi: bool = observation["riichi"][1 - seat]
+        self.river: frozenset[Card] = frozenset(
+            d["card"] for d in observation["rivers"][seat] if not is_peach(d["card"])
+        )
+        """Own discards but モモ: the cards that make a wait furiten."""
         self.observation = observation
+
+    def furiten(self, hand: tuple[Card, ...], opened: int) -> bool:
+        """Whether ``hand`` (ready, ``opened`` sets open) waits on a card of its own river."""
+        return bool(self.river) and any(c in self.river for c in hand_waits(hand, opened))
 
 
 def _rng(seed: int, observation: dict[str, Any], salt: str = "") -> random.Random:
@@ -239,12 +246,12 @@ class _MomojanBot:
                 return win
         if len(legal) == 1:
             return legal[0]
-        action = self._choose(_View(observation), legal, _rng(self.seed, observation))
+        action = self._choose(View(observation), legal, _rng(self.seed, observation))
         if action not in legal:
             raise ValueError(f"bot chose {action!r}, not among the legal actions")
         return action
 
-    def _choose(self, view: _View, legal: list[Action], rng: random.Random) -> Action:
+    def _choose(self, view: View, legal: list[Action], rng: random.Random) -> Action:
         raise NotImplementedError
 
 
@@ -253,7 +260,7 @@ class BeginnerBot(_MomojanBot):
     card); takes a call or a 開 with chance ``call``; draws three whenever it may; declares
     riichi when its discard leaves it ready."""
 
-    def _choose(self, view: _View, legal: list[Action], rng: random.Random) -> Action:
+    def _choose(self, view: View, legal: list[Action], rng: random.Random) -> Action:
         calls = [a for a in legal if a["type"] in ("pon", "chi", "kai")]
         if calls and rng.random() < self.level.call:
             return rng.choice(calls)
@@ -273,7 +280,7 @@ class BeginnerBot(_MomojanBot):
                 (min(a["card"], x, key=KINDS.index), max(a["card"], x, key=KINDS.index))
                 in _PARTIALS
                 or head_ok(a["card"], x)
-                for x in _without(hand, [a["card"]])
+                for x in without(hand, [a["card"]])
             )
         ]
         pool = discards if not loose or rng.random() < self.level.slip else loose
@@ -291,20 +298,22 @@ class GreedyBot(_MomojanBot):
     draws from the unseen cards. Riichi whenever the chosen discard allows it.
     """
 
-    def _choose(self, view: _View, legal: list[Action], rng: random.Random) -> Action:
+    def _choose(self, view: View, legal: list[Action], rng: random.Random) -> Action:
         kinds = {a["type"] for a in legal}
         if kinds & {"draw", "pass"}:
             return self._start(view, legal, rng)
         options: list[tuple[float, int, Action]] = []
         for i, action in enumerate(legal):
             if action["type"] == "discard" and not action["riichi"]:
-                left = _without(view.hand, [action["card"]])
-                options.append((self._discard_value(view, left, action["card"]), i, action))
+                left = without(view.hand, [action["card"]])
+                value = self._discard_value(view, left, action["card"], view.melds)
+                options.append((value, i, action))
             elif action["type"] == "kai":
-                value = self._called_value(view, _without(view.hand, action["cards"]), rng)
+                meld = Meld("kai", tuple(action["cards"]))
+                value = self._called_value(view, without(view.hand, action["cards"]), meld, rng)
                 options.append((value + KAI_TIE, i, action))
             elif action["type"] == "draw3":
-                options.append((self._draw3_value(view, view.hand, view.opened, rng), i, action))
+                options.append((self._draw3_value(view, view.hand, view.melds, rng), i, action))
         best = min(options, key=lambda o: (o[0], o[1]))
         if best[2]["type"] == "kai" and rng.random() >= self.level.call:
             best = min((o for o in options if o[2]["type"] != "kai"), key=lambda o: (o[0], o[1]))
@@ -315,12 +324,14 @@ class GreedyBot(_MomojanBot):
                 return riichi
         return action
 
-    def _start(self, view: _View, legal: list[Action], rng: random.Random) -> Action:
+    def _start(self, view: View, legal: list[Action], rng: random.Random) -> Action:
         now = shanten(view.hand, view.opened)
         best: tuple[float, Action] | None = None
         for action in legal:
             if action["type"] in ("pon", "chi"):
-                value = self._called_value(view, _without(view.hand, action["cards"]), rng, 1)
+                value = self._called_value(
+                    view, without(view.hand, action["cards"]), called_meld(view, action), rng
+                )
                 if best is None or value < best[0]:
                     best = (value, action)
         # A call replaces this turn's draw: take it when it brings the hand closer than now.
@@ -330,34 +341,45 @@ class GreedyBot(_MomojanBot):
         return rng.choice(draws) if draws else legal[-1]
 
     def _discard_value(
-        self, view: _View, left: tuple[Card, ...], card: Card, opened: int = 0
+        self, view: View, left: tuple[Card, ...], card: Card, melds: tuple[Meld, ...]
     ) -> float:
-        opened = view.opened + opened
-        value = float(shanten(left, opened))
+        """The hand ``left`` after discarding ``card`` (lower is better), ``melds`` open."""
+        value = self._hand_value(view, left, melds)
         if self.level.style == "greedy":
             return value
-        ways = ukeire(left, opened, view.pool)
-        value -= min(ways, 60) / 100
         if is_dora(card, view.indicator):
             value += 0.05
         if is_peach(card):
             value += 0.05
+        return value + self._guard(view, card, value)
+
+    def _guard(self, view: View, card: Card, value: float) -> float:
+        """What discarding ``card`` risks against a riichi, in shanten steps, for a hand left
+        at ``value``: far from ready, the safest card first."""
         if view.opponent_riichi and value >= 1:
-            # Far from ready against a riichi: the safest card first.
-            value += (3.0 if value >= 2 else 0.6) * _danger(view, card)
-        return value
+            return (3.0 if value >= 2 else 0.6) * _danger(view, card)
+        return 0.0
+
+    def _hand_value(self, view: View, left: tuple[Card, ...], melds: tuple[Meld, ...]) -> float:
+        """Shanten, less 0.01 for each unseen card that helps (at most 60) in the ukeire style."""
+        opened = len(melds)
+        value = float(shanten(left, opened))
+        if self.level.style == "greedy":
+            return value
+        return value - min(ukeire(left, opened, view.pool), 60) / 100
 
     def _called_value(
-        self, view: _View, cards: tuple[Card, ...], rng: random.Random, opened: int = 1
+        self, view: View, cards: tuple[Card, ...], meld: Meld, rng: random.Random
     ) -> float:
-        """A hand of 3k+2 cards right after a 開/ポン/チー: discard now, or draw three."""
-        best = min(self._discard_value(view, _without(cards, [c]), c, opened) for c in set(cards))
+        """A hand of 3k+2 cards right after opening ``meld``: discard now, or draw three."""
+        melds = (*view.melds, meld)
+        best = min(self._discard_value(view, without(cards, [c]), c, melds) for c in set(cards))
         if view.left >= 3:
-            best = min(best, self._draw3_value(view, cards, view.opened + opened, rng))
+            best = min(best, self._draw3_value(view, cards, melds, rng))
         return best
 
     def _draw3_value(
-        self, view: _View, cards: tuple[Card, ...], opened: int, rng: random.Random
+        self, view: View, cards: tuple[Card, ...], melds: tuple[Meld, ...], rng: random.Random
     ) -> float:
         """The mean shanten after drawing three unseen cards and the best discard."""
         pool = list(view.pool.elements())
@@ -366,11 +388,18 @@ class GreedyBot(_MomojanBot):
         total = 0.0
         for _ in range(self.level.samples):
             hand = (*cards, *rng.sample(pool, 3))
-            total += min(shanten(_without(hand, [c]), opened) for c in set(hand))
+            total += min(shanten(without(hand, [c]), len(melds)) for c in set(hand))
         return total / self.level.samples
 
 
-def _danger(view: _View, card: Card) -> float:
+def called_meld(view: View, action: Action) -> Meld:
+    """The open set a ポン/チー ``action`` makes with the opponent's discard on offer."""
+    offer = view.observation["offer"]
+    kind = "pon" if action["type"] == "pon" else "chi"
+    return Meld(kind, tuple(sort_cards((offer, *action["cards"]))), offer)
+
+
+def _danger(view: View, card: Card) -> float:
     """How likely ``card`` is to win the riichi player's hand, 0 (safe) to about 1.
 
     Safe: a picture the opponent has discarded (were it a wait, the opponent would be furiten

@@ -87,10 +87,6 @@ class Level:
     """Chance of taking a ポン/チー or 開 the level judges worth taking."""
     samples: int
     """Random draws of three that judge "draw three" against discarding."""
-    rollouts: int
-    """Search only: sampled deals a decision (each candidate played out once on each)."""
-    time: float
-    """Search only: seconds a decision may take."""
     source: str
     reason: str
     reason_ja: str

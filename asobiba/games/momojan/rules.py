@@ -473,10 +473,13 @@ def _level_in_words(level: Level) -> dict[str, str]:
             "en": "Shanten, then the most unseen cards that move the hand on; defends a riichi",
         }
     return {
-        "ja": f"見えない札の配置を{level.rollouts}通りまで想像し、候補ごとに局の終わりまで"
-        f"試す（1手{level.time:g}秒まで）",
-        "en": f"Imagines up to {level.rollouts} deals of the unseen cards and plays each "
-        f"candidate out to the end of the round (up to {level.time:g} s a move)",
+        "ja": "「つよい」の数え方に加え、テンパイ間近の手は見えない札すべてについて次のツモを"
+        "読み、待ちを残り枚数とアガった時の点数（役・ドラ・セットボーナス・倍）で比べる。"
+        "リーチには、見えない札から計算した振り込む確率で守る",
+        "en": "Counts like Strong; near a win it searches its next draw over every unseen card "
+        "and weighs each wait by its copies and the points the win would score (yaku, dora, "
+        "set bonus, doubling); against a riichi it weighs each discard's chance of dealing "
+        "in, computed from the unseen cards",
     }
 
 

@@ -1,9 +1,9 @@
 """MOMOJAN bots: legal, deterministic, built from the observation alone; the hand measure agrees
 with the engine; ``sample_state`` keeps everything the seat sees and invents only what it cannot.
 
-The searching level (search.EXPERT, not offered yet) runs here on two sampled deals and no clock,
-so the tests are fast and do not depend on the machine; its real budget is measured in
-bench/momojan_speed.py.
+The searching level (search.EXPERT, not offered) plays here like every other level, with its
+whole budget: it has no clock, so a decision is the same on any machine (bench/momojan_speed.py
+measures its time); its helpers are checked by brute force in test_momojan_search.py.
 """
 
 from __future__ import annotations
@@ -33,10 +33,8 @@ ALL = [*LEVEL_IDS, "expert"]
 
 
 def bot(level: str, seed: int) -> Any:
-    """A level's bot; the searching level on two sampled deals and no clock."""
-    if level == "expert":
-        return SearchBot(replace(EXPERT, rollouts=2), seed, time=0.0)
-    return make_bot(level, seed)
+    """A level's bot; the searching level from search.EXPERT."""
+    return SearchBot(EXPERT, seed) if level == "expert" else make_bot(level, seed)
 
 
 def random_states(seed: int, count: int) -> list[MomojanState]:
@@ -86,7 +84,7 @@ def test_the_engine_serves_the_levels_of_data_toml() -> None:
 
 @pytest.mark.parametrize("level", ALL)
 def test_every_level_plays_only_legal_actions_over_random_positions(level: str) -> None:
-    games = 3 if level == "expert" else 6
+    games = 6
     for seed in range(games):
         for state in random_states(seed, 8):
             seat = mover(state)
@@ -94,7 +92,7 @@ def test_every_level_plays_only_legal_actions_over_random_positions(level: str) 
             assert bot(level, seed).choose(GAME.observe(state, seat), legal) in legal
 
 
-@pytest.mark.parametrize("level", ["beginner", "casual", "strong"])
+@pytest.mark.parametrize("level", ALL)
 def test_a_whole_game_between_bots_is_legal_and_the_same_for_the_same_seeds(level: str) -> None:
     def game() -> list[dict[str, Any]]:
         bots = [bot(level, 11), bot("casual", 12)]
@@ -239,7 +237,10 @@ def test_the_shanten_players_declare_riichi_when_a_discard_makes_them_ready() ->
         assert action == {"type": "discard", "card": "moon", "riichi": True}, level
 
 
-def test_the_ukeire_player_throws_a_safe_card_against_a_riichi_when_far_from_ready() -> None:
+@pytest.mark.parametrize("level", ["strong", "expert"])
+def test_the_defending_levels_throw_a_safe_card_against_a_riichi_when_far_from_ready(
+    level: str,
+) -> None:
     # The opponent declared riichi and has discarded a sun; our hand is far from ready.
     state = full(
         position(
@@ -253,5 +254,5 @@ def test_the_ukeire_player_throws_a_safe_card_against_a_riichi_when_far_from_rea
         )
     )
     legal = GAME.legal_actions(state, 0)
-    action = bot("strong", 2).choose(GAME.observe(state, 0), legal)
+    action = bot(level, 2).choose(GAME.observe(state, 0), legal)
     assert action["type"] == "discard" and action["card"] == "sun"
