@@ -7,8 +7,8 @@
 2. Random playouts a second: whole games of one deal each (``dealerships=1``) through the game
    protocol (``legal_actions``/``apply``, uniformly random legal actions).
 3. Each level's seconds a decision over whole games against the strong level, both seats:
-   the median, the median of the decisions after a draw or a call, and the max; "expert" is
-   the searching level not offered (search.EXPERT), whose max must stay under a second.
+   the median, the median of the decisions after a draw or a call, and the max (the searching
+   expert's must stay under a second).
 
     .venv/bin/python bench/momojan_speed.py [--games 2] [--seed 1]
 """
@@ -24,7 +24,6 @@ from asobiba.games import get_game
 from asobiba.games.momojan import DECK, complete, waits
 from asobiba.games.momojan import hand as hand_module
 from asobiba.games.momojan.bots import _splits, make_bot, shanten
-from asobiba.games.momojan.search import EXPERT, SearchBot
 
 GAME = get_game("momojan")
 ROUNDS = 3
@@ -86,7 +85,7 @@ def decision_times(level: str, games: int, seed: int) -> tuple[list[float], list
     for k in range(2 * games):
         mine = k % 2
         bots = [make_bot("strong", seed + k), make_bot("strong", seed + k)]
-        bots[mine] = SearchBot(EXPERT, seed + k) if level == "expert" else make_bot(level, seed + k)
+        bots[mine] = make_bot(level, seed + k)
         state = GAME.new_state({"dealerships": 1}, 2, seed * 1000 + k // 2)
         while GAME.outcome(state) is None:
             (seat,) = GAME.to_move(state)
@@ -117,7 +116,7 @@ def main() -> None:
     print()
     print("| level | decisions | median s | median s after a draw | max s |")
     print("|---|---:|---:|---:|---:|")
-    for level in [*GAME.levels, "expert"]:
+    for level in GAME.levels:
         times, after = decision_times(level, args.games, args.seed)
         print(
             f"| {level} | {len(times)} | {statistics.median(times):.4f} "

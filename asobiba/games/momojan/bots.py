@@ -318,6 +318,9 @@ class GreedyBot(_MomojanBot):
         if best[2]["type"] == "kai" and rng.random() >= self.level.call:
             best = min((o for o in options if o[2]["type"] != "kai"), key=lambda o: (o[0], o[1]))
         action = best[2]
+        if action["type"] == "discard" and self.level.slip and rng.random() < self.level.slip:
+            # A careless moment: any card of the hand instead (the level's ``slip``).
+            action = rng.choice([a for a in legal if a["type"] == "discard" and not a["riichi"]])
         if action["type"] == "discard":
             riichi = {"type": "discard", "card": action["card"], "riichi": True}
             if riichi in legal:

@@ -82,7 +82,8 @@ class Level:
     style: str
     """``"beginner"``, ``"greedy"``, ``"ukeire"`` or ``"search"`` (the class in bots.py)."""
     slip: float
-    """Chance that a discard is drawn among the reasonable ones instead of the best."""
+    """Chance of a careless discard: the beginner's any card instead of a loose one, the
+    others' any card instead of the best."""
     call: float
     """Chance of taking a ポン/チー or 開 the level judges worth taking."""
     samples: int

@@ -1,4 +1,4 @@
-"""A searching level, not offered: the ukeire player whose last steps to a win are searched
+"""The searching level (expert): the ukeire player whose last steps to a win are searched
 exactly over the unseen cards and valued in points, with a defence computed from them.
 
 Close to a win the ukeire player only counts cards; this level asks what they are worth. A ready
@@ -11,9 +11,9 @@ Against a riichi each discard costs its chance of dealing in, computed from the 
 player. The unseen cards are the deck less everything the seat sees, so nothing beyond the
 observation is read, and every decision is a pure function of (bot seed, observation).
 
-Against the ukeire player it scored 54% over 600 arena games and 48% over 120 more, not the
-clear step a level must make (docs/STRENGTH.md), so it is not in data.toml; ``EXPERT``
-describes it for the tests and bench/ (an entry with its fields offers it).
+On its own the search gains little over the ukeire player (54% over 600 arena games); the
+offered strong level is that player with a careless discard now and then (``slip``), which
+this level never makes (docs/STRENGTH.md).
 """
 
 from __future__ import annotations
@@ -39,20 +39,6 @@ from asobiba.games.momojan.data import NUMBERS, Level
 from asobiba.games.momojan.hand import hand_waits, head_ok, set_kind
 from asobiba.games.momojan.scoring import Meld, Win, score
 
-EXPERT = Level(
-    id="expert",
-    name_ja="すごい",
-    name_en="Expert",
-    style="search",
-    slip=0.0,
-    call=1.0,
-    samples=16,
-    source="designed",
-    reason="Not offered: 326-274 against Strong over 600 games, short of a clear step.",
-    reason_ja="未公開：「つよい」との600局で326勝274敗、はっきりした差になりませんでした。",
-)
-"""The searching level as measured in docs/STRENGTH.md; not offered until it clearly beats
-Strong."""
 READY_SCALE = 20.0
 """Weighted waits (copies × points) at which a ready hand's bonus is half of one step."""
 NEAR_SCALE = 150.0

@@ -1,8 +1,8 @@
 """MOMOJAN bots: legal, deterministic, built from the observation alone; the hand measure agrees
 with the engine; ``sample_state`` keeps everything the seat sees and invents only what it cannot.
 
-The searching level (search.EXPERT, not offered) plays here like every other level, with its
-whole budget: it has no clock, so a decision is the same on any machine (bench/momojan_speed.py
+The searching level (expert) plays here like every other level, with its whole budget: it has
+no clock, so a decision is the same on any machine (bench/momojan_speed.py
 measures its time); its helpers are checked by brute force in test_momojan_search.py.
 """
 
@@ -18,23 +18,15 @@ import pytest
 from asobiba.core.errors import InvalidOptions
 from asobiba.games import get_game
 from asobiba.games.momojan import DECK, parse
-from asobiba.games.momojan.bots import make_bot, shanten, ukeire, unseen
+from asobiba.games.momojan.bots import GreedyBot, make_bot, shanten, ukeire, unseen
 from asobiba.games.momojan.data import LEVELS
 from asobiba.games.momojan.hand import complete, waits
 from asobiba.games.momojan.rules import MomojanState
 from asobiba.games.momojan.sample import sample_state, unseen_cards
-from asobiba.games.momojan.search import EXPERT, SearchBot
 from tests.games.momojan.momojan_positions import melds, position, river
 
 GAME = get_game("momojan")
 LEVEL_IDS = [level.id for level in LEVELS]
-ALL = [*LEVEL_IDS, "expert"]
-"""The offered levels and the searching one."""
-
-
-def bot(level: str, seed: int) -> Any:
-    """A level's bot; the searching level from search.EXPERT."""
-    return SearchBot(EXPERT, seed) if level == "expert" else make_bot(level, seed)
 
 
 def random_states(seed: int, count: int) -> list[MomojanState]:
@@ -71,7 +63,7 @@ def mover(state: MomojanState) -> int:
 
 
 def test_the_engine_serves_the_levels_of_data_toml() -> None:
-    assert GAME.levels == LEVEL_IDS == ["beginner", "casual", "strong"]
+    assert GAME.levels == LEVEL_IDS == ["beginner", "casual", "strong", "expert"]
     assert GAME.level_names()["strong"] == {"ja": "つよい", "en": "Strong"}
     shown = [row.name["en"] for row in GAME.designed_values()]
     for level in LEVELS:
@@ -82,20 +74,20 @@ def test_the_engine_serves_the_levels_of_data_toml() -> None:
         GAME.make_bot("random", 1)
 
 
-@pytest.mark.parametrize("level", ALL)
+@pytest.mark.parametrize("level", LEVEL_IDS)
 def test_every_level_plays_only_legal_actions_over_random_positions(level: str) -> None:
     games = 6
     for seed in range(games):
         for state in random_states(seed, 8):
             seat = mover(state)
             legal = GAME.legal_actions(state, seat)
-            assert bot(level, seed).choose(GAME.observe(state, seat), legal) in legal
+            assert make_bot(level, seed).choose(GAME.observe(state, seat), legal) in legal
 
 
-@pytest.mark.parametrize("level", ALL)
+@pytest.mark.parametrize("level", LEVEL_IDS)
 def test_a_whole_game_between_bots_is_legal_and_the_same_for_the_same_seeds(level: str) -> None:
     def game() -> list[dict[str, Any]]:
-        bots = [bot(level, 11), bot("casual", 12)]
+        bots = [make_bot(level, 11), make_bot("casual", 12)]
         state = GAME.new_state({"dealerships": 1}, 2, 3)
         actions = []
         while GAME.outcome(state) is None:
@@ -108,7 +100,7 @@ def test_a_whole_game_between_bots_is_legal_and_the_same_for_the_same_seeds(leve
     assert game() == game()
 
 
-@pytest.mark.parametrize("level", ALL)
+@pytest.mark.parametrize("level", LEVEL_IDS)
 def test_a_decision_is_a_function_of_the_seed_and_the_observation(level: str) -> None:
     """Two states that look the same to the seat (the hidden cards dealt anew by sample_state)
     get the same decision; a fresh bot with the same seed decides the same again."""
@@ -121,8 +113,8 @@ def test_a_decision_is_a_function_of_the_seed_and_the_observation(level: str) ->
             assert GAME.observe(twin, seat) == obs
             legal = GAME.legal_actions(state, seat)
             assert GAME.legal_actions(twin, seat) == legal
-            first = bot(level, seed).choose(obs, legal)
-            assert bot(level, seed).choose(GAME.observe(twin, seat), legal) == first
+            first = make_bot(level, seed).choose(obs, legal)
+            assert make_bot(level, seed).choose(GAME.observe(twin, seat), legal) == first
 
 
 def test_sample_state_is_consistent_with_the_observation_over_many_positions() -> None:
@@ -233,7 +225,7 @@ def test_the_shanten_players_declare_riichi_when_a_discard_makes_them_ready() ->
     )
     legal = GAME.legal_actions(state, 0)
     for level in ("casual", "strong"):
-        action = bot(level, 1).choose(GAME.observe(state, 0), legal)
+        action = make_bot(level, 1).choose(GAME.observe(state, 0), legal)
         assert action == {"type": "discard", "card": "moon", "riichi": True}, level
 
 
@@ -254,5 +246,28 @@ def test_the_defending_levels_throw_a_safe_card_against_a_riichi_when_far_from_r
         )
     )
     legal = GAME.legal_actions(state, 0)
-    action = bot(level, 2).choose(GAME.observe(state, 0), legal)
+    action = make_bot(level, 2).choose(GAME.observe(state, 0), legal)
     assert action["type"] == "discard" and action["card"] == "sun"
+
+
+def test_a_slip_throws_any_card_of_the_hand_at_the_levels_rate() -> None:
+    """The strong level's careless moments (``slip``): now and then a discard is any card of
+    the hand instead of the best; without slips the same position always gets the same card."""
+    strong = next(level for level in LEVELS if level.id == "strong")
+    assert 0 < strong.slip < 0.2
+    checked = differed = 0
+    for state in random_states(7, 60):
+        if state.phase != "drawn":
+            continue
+        (seat,) = GAME.to_move(state)
+        obs, legal = GAME.observe(state, seat), GAME.legal_actions(state, seat)
+        careful = [GreedyBot(replace(strong, slip=0.0), s).choose(obs, legal) for s in range(4)]
+        if careful[0]["type"] != "discard":
+            continue
+        checked += 1
+        assert all(action == careful[0] for action in careful), "no slip, no chance"
+        for s in range(4):
+            slipped = GreedyBot(replace(strong, slip=1.0), s).choose(obs, legal)
+            assert slipped in legal and slipped["type"] == "discard"
+            differed += slipped["card"] != careful[0]["card"]
+    assert checked >= 5 and differed > 0, (checked, differed)

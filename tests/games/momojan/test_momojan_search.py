@@ -17,9 +17,7 @@ from asobiba.games.momojan import DECK, Meld, Win, complete, parse, score, waits
 from asobiba.games.momojan.bots import make_bot, shanten
 from asobiba.games.momojan.cards import KINDS, is_peach, sort_cards
 from asobiba.games.momojan.search import (
-    EXPERT,
     Reach,
-    SearchBot,
     deal_in_chances,
     near_value,
     ready_value,
@@ -166,7 +164,7 @@ def test_the_expert_keeps_the_wait_worth_more_points() -> None:
     )
     obs = GAME.observe(state, 0)
     legal = GAME.legal_actions(state, 0)
-    assert SearchBot(EXPERT, 1).choose(obs, legal) == {
+    assert make_bot("expert", 1).choose(obs, legal) == {
         "type": "discard",
         "card": "S4",
         "riichi": True,
