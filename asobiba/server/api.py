@@ -123,6 +123,7 @@ async def my_rooms(
                 "options": room.options,
                 "level": next((spec["bot"] for spec in room.seats if "bot" in spec), None),
                 "seat": seat,
+                "players": len(room.seats),
                 "created_at": room.created_at.isoformat(),
             }
         )

@@ -128,6 +128,9 @@ def test_a_whole_three_player_session_ends_with_the_ranking(new_page: Any) -> No
     ordinal = {"1": "1st", "2": "2nd", "3": "3rd"}[place]
     assert page.locator(".tally").inner_text() == f"{ordinal} ×1"
     assert "3 players" in page.locator("main").inner_text()
+    # At a table of three the seat is named by its place in the turn order, not "first/second".
+    orders = page.locator("td[data-label='Order']").all_inner_texts()
+    assert orders and all(re.fullmatch(r"Seat [123]", text) for text in orders), orders
 
 
 def test_a_four_player_session_deals_to_four_seats_and_ranks_all_four(new_page: Any) -> None:

@@ -11,8 +11,9 @@ const data = pageData();
 const box = document.getElementById("records");
 const COLUMNS = 9; // before the game's own figures
 
-function seatName(seat) {
-  if (seat >= 2) return t("seat.nth", { n: seat + 1 });
+/** First / second between two; at a table of more, the seat's place in the turn order. */
+function seatName(seat, players = 2) {
+  if (players > 2) return t("seat.nth", { n: seat + 1 });
   return t(seat === 0 ? "seat.first" : "seat.second");
 }
 
@@ -109,7 +110,7 @@ function ruleSetGroup(rows, info, fields) {
         "tr",
         {},
         cell("records.col.level", levelName(row.level, info.levels), { head: true }),
-        cell("records.col.seat", seatName(row.seat)),
+        cell("records.col.seat", seatName(row.seat, row.players)),
         cell("records.col.games", row.games, { numeric: true }),
         cell("records.col.wins", row.wins, { numeric: true }),
         cell("records.col.draws", row.draws, { numeric: true }),
@@ -207,7 +208,7 @@ function gamesTable(games, info) {
       cell("records.col.date", when(game.finished_at), { wide: true }),
       cell("records.col.rules", ruleName(game.options ?? {}, info.options), { wide: true }),
       cell("records.col.level", levelName(game.level, info.levels)),
-      cell("records.col.seat", seatName(game.seat)),
+      cell("records.col.seat", seatName(game.seat, game.players)),
       cell("records.col.result", resultBadge(game.result)),
       cell(score, scoreText(game), { numeric: true }),
       cell(
@@ -249,7 +250,7 @@ function unfinishedTable(rooms, info) {
       cell("records.col.started", when(room.created_at), { wide: true }),
       cell("records.col.rules", ruleName(room.options ?? {}, info.options), { wide: true }),
       cell("records.col.level", levelName(room.level, info.levels)),
-      cell("records.col.seat", seatName(room.seat)),
+      cell("records.col.seat", seatName(room.seat, room.players)),
       cell(
         "records.continue",
         h("a", { class: "btn btn--small btn--primary", href: room.url }, t("records.continue")),
