@@ -3,10 +3,8 @@ strings its table names (every yaku and set bonus of data.toml), and its room ad
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from fastapi import FastAPI
@@ -15,6 +13,7 @@ from fastapi.testclient import TestClient
 from asobiba.games import COMING, game_names, get_game
 from asobiba.games.momojan.data import BONUSES, YAKU
 from asobiba.server import pages
+from tests.server.test_pages import embedded
 
 
 @pytest.fixture
@@ -24,14 +23,6 @@ def client() -> Iterator[TestClient]:
     pages.mount_static(app)
     with TestClient(app) as client:
         yield client
-
-
-def page_data(text: str) -> dict[str, Any]:
-    match = re.search(r'<script type="application/json" id="page-data">(.*?)</script>', text, re.S)
-    assert match
-    data = json.loads(match.group(1))
-    assert isinstance(data, dict)
-    return data
 
 
 def test_momojan_is_offered_and_no_longer_coming() -> None:
@@ -51,7 +42,8 @@ def test_play_page_renders_the_table_with_levels_from_the_game(
     assert strings["game.momojan.name"] in text
     assert 'id="board"' in text and 'id="prompts"' in text and 'id="round-result"' in text
     assert "/static/js/momojan/play.js" in text and "/static/css/momojan.css" in text
-    data = page_data(text)
+    data = embedded(text, "page-data")
+    assert isinstance(data, dict)
     assert data["game"] == "momojan" and data["room"] is None
     assert [level["id"] for level in data["levels"]] == get_game("momojan").levels
     assert data["options"] == [], "dealerships is engine-only (ui=False)"

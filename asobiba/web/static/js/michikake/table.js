@@ -8,6 +8,7 @@
 // `summary`).
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
+import { TableView } from "../table-view.js";
 import { cardName, cardSVG, suitIcon } from "./cards.js";
 
 const PAUSE = { slow: 900, normal: 450, fast: 160, instant: 0 };
@@ -39,64 +40,16 @@ export function bonusName(id) {
   return t(`michikake.bonus.${id}`);
 }
 
-export class MichikakeTable {
+export class MichikakeTable extends TableView {
   /**
    * @param {HTMLElement} root
    * @param {{name: (seat: number) => string, onDiscard?: (card: string) => void}} options
    */
   constructor(root, { name, onDiscard = null }) {
-    this.root = root;
+    super(root, PAUSE);
     this.name = name;
     this.onDiscard = onDiscard;
-    this.seat = 0;
-    this.obs = null;
-    this.legal = [];
-    this.speed = "normal";
-    this.busy = false;
     root.classList.add("mk");
-  }
-
-  setSeat(seat) {
-    this.seat = seat ?? 0;
-  }
-
-  setSpeed(speed) {
-    this.speed = speed;
-  }
-
-  timing() {
-    return { step: PAUSE[this.speed] ?? PAUSE.normal };
-  }
-
-  setLegal(legal) {
-    this.legal = legal ?? [];
-    if (this.obs) this.render();
-  }
-
-  show(obs, { legal } = {}) {
-    this.obs = obs;
-    if (legal !== undefined) this.legal = legal;
-    if (obs?.seat !== undefined && obs.seat !== null) this.seat = obs.seat;
-    this.render();
-  }
-
-  /** Show the next observation, then wait a moment so a person can follow (the speed setting). */
-  async play(obs, { legal, fast = false } = {}) {
-    this.show(obs, { legal });
-    const wait = fast ? 0 : this.timing().step;
-    if (!wait) return;
-    this.busy = true;
-    await new Promise((resolve) => {
-      this.skipper = resolve;
-      this.timer = setTimeout(resolve, wait);
-    });
-    this.busy = false;
-  }
-
-  skip() {
-    clearTimeout(this.timer);
-    this.skipper?.();
-    this.busy = false;
   }
 
   /** The claim window's remaining share (1 → 0), drawn as the countdown bar. */

@@ -6,29 +6,26 @@
 // replay may show them (`hands`). Also the replay viewer's board (`show`, `play`, `skip`, `busy`,
 // `timing`, `describe`).
 import { h } from "../dom.js";
+import { TableView } from "../table-view.js";
 import { t } from "../i18n.js";
 import { cardName, cardSVG, doraName, sticks } from "./cards.js";
 import { arrange, enableReorder, loadOrder, saveOrder } from "./hand-order.js";
 
 const PAUSE = { slow: 900, normal: 450, fast: 180, instant: 0 };
 
-export class MomojanTable {
+export class MomojanTable extends TableView {
   /**
    * @param {HTMLElement} root
    * @param {{seat?: number, onDiscard?: (card: string) => void, onDraw?: (pile: number) => void,
    *   names?: string[]}} options
    */
   constructor(root, { seat = 0, onDiscard = null, onDraw = null, names = null } = {}) {
-    this.root = root;
+    super(root, PAUSE);
     this.seat = seat;
     this.onDiscard = onDiscard;
     this.onDraw = onDraw;
     this.names = names ?? [t("momojan.seat", { n: 1 }), t("momojan.seat", { n: 2 })];
-    this.obs = null;
-    this.legal = [];
     this.riichiMode = false;
-    this.busy = false;
-    this.speed = "normal";
     this.orderKey = null;
     this.order = null;
     this.reorder = null;
@@ -45,21 +42,9 @@ export class MomojanTable {
     this.order = loadOrder(key);
   }
 
-  setSeat(seat) {
-    this.seat = seat ?? 0;
-  }
-
   setNames(names) {
     this.names = names;
     if (this.obs) this.render();
-  }
-
-  setSpeed(speed) {
-    this.speed = speed;
-  }
-
-  timing() {
-    return { step: PAUSE[this.speed] ?? PAUSE.normal };
   }
 
   /** Discards the viewer may make now, as {card: {plain, riichi}}. */
@@ -73,41 +58,11 @@ export class MomojanTable {
     return out;
   }
 
-  setLegal(legal) {
-    this.legal = legal ?? [];
-    if (this.obs) this.render();
-  }
-
   setRiichiMode(on) {
     this.riichiMode = on;
     if (this.obs) this.render();
   }
 
-  show(obs, { legal } = {}) {
-    this.obs = obs;
-    if (legal !== undefined) this.legal = legal;
-    if (obs?.seat !== undefined && obs.seat !== null) this.seat = obs.seat;
-    this.render();
-  }
-
-  /** Show the next observation, then wait a moment so a person can follow (the speed setting). */
-  async play(obs, { legal, fast = false } = {}) {
-    this.show(obs, { legal });
-    const wait = fast ? 0 : this.timing().step;
-    if (!wait) return;
-    this.busy = true;
-    await new Promise((resolve) => {
-      this.skipper = resolve;
-      this.timer = setTimeout(resolve, wait);
-    });
-    this.busy = false;
-  }
-
-  skip() {
-    clearTimeout(this.timer);
-    this.skipper?.();
-    this.busy = false;
-  }
 
   // --- rendering --------------------------------------------------------------------------
 
