@@ -188,3 +188,26 @@ def test_a_rematch_from_a_game_address_starts_with_offered_options_only(
         assert "pits" not in settings["options"] and "dealerships" not in settings["options"]
         again = client.post("/api/rooms", json={"game": game, **settings})
         assert again.status_code == 201, again.text
+
+
+def test_a_spectator_of_any_game_gets_no_button_that_plays(
+    client: TestClient, sqlite_url: str
+) -> None:
+    """Every play page shares one frame (_play.html): the seated guest has the table bar's
+    new-game button and the result bar's rematch and change buttons; a spectator has none of
+    them, nor Mokochaka's call pad."""
+    playing_ids = ('id="new-game"', 'id="rematch-bar"', 'id="change-bar"')
+    for game in game_names():
+        engine = get_game(game)
+        created = client.post(
+            "/api/rooms",
+            json={"game": game, "level": engine.levels[0], "players": engine.min_seats},
+        )
+        assert created.status_code == 201, created.text
+        address = f"/games/{game}/{created.json()['room_id']}"
+        seated = client.get(address).text
+        assert all(marker in seated for marker in playing_ids), game
+        with another_guest(sqlite_url) as other:
+            watched = other.get(address).text
+        assert 'data-mode="watch"' in watched
+        assert not [marker for marker in (*playing_ids, 'id="pad"') if marker in watched], game
