@@ -42,6 +42,38 @@ class DesignedValue:
 
 
 @dataclass(frozen=True)
+class MoveValue:
+    """One legal move's value in an analysed position."""
+
+    action: Action
+    value: float
+    """The final margin the mover can expect after this move with best play by both sides, in the
+    game's own unit (Mancala: stones, the mover's store minus the opponent's)."""
+    exact: bool
+    """True when the value was searched to the end of the game: it is the true result."""
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Every legal move of the player to move, valued by the game's engine: the review, the hint
+    and the lessons read positions through this."""
+
+    seat: int
+    moves: tuple[MoveValue, ...]
+    """Best first; ties keep the engine's order."""
+
+    @property
+    def best(self) -> MoveValue:
+        return self.moves[0]
+
+    def value_of(self, action: Action) -> MoveValue:
+        for move in self.moves:
+            if move.action == action:
+                return move
+        raise IllegalAction(f"{action!r} is not a legal move in the analysed position")
+
+
+@dataclass(frozen=True)
 class RecordField:
     """A figure the records page keeps beside wins and losses, per rule set × number of players
     × strength × seat (e.g. Mokochaka's cards at the end)."""
@@ -61,15 +93,18 @@ class RecordField:
 
 __all__ = [
     "Action",
+    "Analysis",
     "DesignedValue",
     "Game",
     "GameError",
     "IllegalAction",
     "InvalidOptions",
+    "MoveValue",
     "Observation",
     "Outcome",
     "RecordField",
     "RecordValue",
+    "analyses",
     "revealed",
     "reveals",
 ]
@@ -128,6 +163,11 @@ class Game(Protocol[S]):
         """What a finished game adds to ``seat``'s record, one value per ``record_fields`` key
         (None: nothing to count this game)."""
         ...
+
+
+def analyses(game: Game[Any]) -> bool:
+    """True when ``game``'s engine can value every move of a position (reviews, hints)."""
+    return callable(getattr(game, "analyse", None)) and callable(getattr(game, "explain", None))
 
 
 def reveals(game: Game[Any]) -> bool:

@@ -17,8 +17,9 @@ from typing import Any
 
 from asobiba.core.bots import Bot
 from asobiba.core.errors import IllegalAction, InvalidOptions
-from asobiba.core.game import DesignedValue, RecordField
+from asobiba.core.game import Analysis, DesignedValue, RecordField
 from asobiba.core.options import OptionSpec, resolve_options
+from asobiba.games.mancala import analysis
 from asobiba.games.mancala import board as kernel
 from asobiba.games.mancala.board import Rules
 from asobiba.games.mancala.data import LEVELS, Level
@@ -236,6 +237,16 @@ class Mancala:
         from asobiba.games.mancala.bots import make_bot
 
         return make_bot(level, seed)
+
+    def analyse(self, state: MancalaState, seconds: float) -> Analysis:
+        """Every legal move valued in stones of final margin (see analysis.py)."""
+        if state.over:
+            raise IllegalAction("the game is over: there is no move to analyse")
+        return analysis.analyse(state.rules, list(state.board), state.player, seconds)
+
+    def explain(self, state: MancalaState, action: Any) -> dict[str, str]:
+        pit = self._check(state, state.player, action)
+        return analysis.explain(state.rules, list(state.board), state.player, pit)
 
     def _check(self, state: MancalaState, seat: int, action: Any) -> int:
         if state.over:

@@ -396,16 +396,51 @@ class Search:
         Alpha-beta only bounds the moves that are not best; the levels that pick among moves by
         their values (to make human mistakes) need each one exactly, at a shallow depth.
         """
+        return {pit: value for pit, (value, _) in self.graded(board, player, depth).items()}
+
+    def analyse(self, board: list[int], player: int, depth: int) -> dict[int, tuple[int, bool]]:
+        """Every legal move's ``(value, exact)`` from the deepest full-window iteration that
+        finished within the budget, up to ``depth`` or until every value is exact.
+
+        Slower than ``best`` (no move is merely bounded), for the review and the hints, which
+        must say how much each move loses. Call it once per search, as ``best``.
+        """
+        collect = gc.isenabled()
+        gc.disable()
+        graded: dict[int, tuple[int, bool]] = {}
+        try:
+            self._budget.start()
+            for d in range(1, depth + 1):
+                try:
+                    graded = self.graded(board, player, d)
+                except _Stop:
+                    break
+                if all(exact for _, exact in graded.values()):
+                    break
+        finally:
+            for table in self._tables:
+                table.clear()
+            if collect:
+                gc.enable()
+        # not even one move deep within the budget: that depth is instant without one
+        return graded or Search(self.rules).graded(board, player, 1)
+
+    def graded(self, board: list[int], player: int, depth: int) -> dict[int, tuple[int, bool]]:
+        """``values`` with, per move, whether its value is exact (searched to the end of every
+        line)."""
         rules = self.rules
         final = _final_value(rules)
-        out: dict[int, int] = {}
+        counters = self._counters
+        out: dict[int, tuple[int, bool]] = {}
         for pit in self._order(board, player, -1):
             c = board[:]
             extra = sow(c, rules, player, pit)[1]
+            horizon = counters()[1]
             if finish(c, rules):
-                out[pit] = final(c, player)
+                value = final(c, player)
             elif extra:
-                out[pit] = self._negamax(c, player, depth - 1, -INFINITY, INFINITY)
+                value = self._negamax(c, player, depth - 1, -INFINITY, INFINITY)
             else:
-                out[pit] = -self._negamax(c, 1 - player, depth - 1, -INFINITY, INFINITY)
+                value = -self._negamax(c, 1 - player, depth - 1, -INFINITY, INFINITY)
+            out[pit] = (value, counters()[1] == horizon)
         return out
