@@ -18,7 +18,7 @@ from asobiba.games import get_game
 from asobiba.server.app import create_app
 from asobiba.server.db import make_engine, migrate, session_factory
 from asobiba.server.recovery import states
-from asobiba.server.reviews import Reviewer, ReviewBusy
+from asobiba.server.reviews import ReviewBusy, Reviewer
 from asobiba.server.settings import SocketLimits
 from asobiba.server.store import Store
 from tests.games.mancala.test_analysis import solved_margin
