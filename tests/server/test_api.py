@@ -83,7 +83,7 @@ def test_oversized_body_is_refused(client: TestClient) -> None:
 
 
 def test_records_of_a_new_guest_are_empty(client: TestClient) -> None:
-    empty = {"fields": [], "rows": [], "games": [], "accuracy": []}
+    empty: dict[str, list[object]] = {"fields": [], "rows": [], "games": [], "accuracy": []}
     assert client.get("/api/records/mancala").json() == empty
 
 

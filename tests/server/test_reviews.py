@@ -89,6 +89,7 @@ def test_every_move_is_valued_as_the_exact_solver_values_it(client: TestClient, 
     positions = list(states(game, stored))
     for k, move in enumerate(review["moves"]):
         seat, action, _ = stored.events[k]
+        assert seat is not None and action is not None, "every Mancala event is a move"
         before = positions[k]
         assert (move["event"], move["seat"], move["played"]) == (k + 1, seat, action)
         solved = {
