@@ -211,3 +211,16 @@ def test_one_job_per_game_and_a_bounded_number_of_jobs(store: Store) -> None:
             await reviewer.close()
 
     asyncio.run(run())
+
+
+def test_a_basic_game_is_classed_by_basics_own_thresholds(client: TestClient) -> None:
+    seats = [{"player": me(client)}, {"bot": "beginner"}]
+    basic = {"variant": "basic", "pits": 3, "seeds": 3}
+    stored_game(store_of(client), "race", seats, 2, "beginner", "mancala", basic)
+    review = finished_review(client, "race")
+    grades = grades_of(get_game("mancala"), basic)
+    assert review["grades"] == [{"key": g.key, "most": g.most} for g in grades]
+    assert review["grades"][1]["most"] == 0.5, "Basic's steps, not Kalah's"
+    for move in review["moves"]:
+        assert move["loss"] == max(0.0, move["best_value"] - move["value"])
+        assert move["grade"] == grade(grades, move["loss"])
