@@ -109,6 +109,7 @@ class Reviewer:
         self.seconds = seconds
         """The engine's time per position."""
         self.most_running = most_running
+        self.workers = workers
         self._pool = worker_pool(workers)
         self._jobs: dict[str, Job] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -135,16 +136,24 @@ class Reviewer:
 
     async def _run(self, stored: StoredRoom, job: Job) -> None:
         loop = asyncio.get_running_loop()
-        futures = []
+        futures: list[asyncio.Future[dict[str, Any] | None]] = []
+
+        async def settle(most: int) -> None:
+            """Wait until at most ``most`` of this job's positions are still being valued."""
+            while (running := [f for f in futures if not f.done()]) and len(running) > most:
+                await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+                job.done = sum(f.done() for f in futures)
+
         try:
             if await asyncio.to_thread(self.store.load_review, stored.id) is None:
-                futures = [
-                    loop.run_in_executor(self._pool, review_move, stored, k, self.seconds)
-                    for k in moves_of(stored)
-                ]
-                for finished in asyncio.as_completed(futures):
-                    await finished
-                    job.done += 1
+                # A job keeps no more positions in the pool than it has workers, so jobs that
+                # run at once take turns instead of the last one waiting for all the others.
+                for k in moves_of(stored):
+                    await settle(self.workers - 1)
+                    futures.append(
+                        loop.run_in_executor(self._pool, review_move, stored, k, self.seconds)
+                    )
+                await settle(0)
                 moves = [move for future in futures if (move := future.result()) is not None]
                 players = summarize(moves, len(stored.seats))
                 await asyncio.to_thread(

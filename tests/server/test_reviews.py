@@ -224,3 +224,33 @@ def test_a_basic_game_is_classed_by_basics_own_thresholds(client: TestClient) ->
     for move in review["moves"]:
         assert move["loss"] == max(0.0, move["best_value"] - move["value"])
         assert move["grade"] == grade(grades, move["loss"])
+
+
+def test_two_jobs_at_once_take_turns_in_the_pool(store: Store) -> None:
+    store.ensure_player("p")
+    for room in ("x", "y"):
+        stored_game(
+            store, room, [{"player": "p"}, {"bot": "beginner"}], 6, "beginner", "mancala", SMALL
+        )
+
+    async def run() -> None:
+        reviewer = Reviewer(store, seconds=0.02, workers=1, most_running=2)
+        try:
+            x, y = store.load_room("x"), store.load_room("y")
+            assert x is not None and y is not None and len(x.events) == len(y.events)
+            reviewer.start(x)
+            second = reviewer.start(y)
+            deadline = time.monotonic() + 60  # a bound on waiting, not a timing assertion
+            while reviewer.job("x") is not None:
+                assert time.monotonic() < deadline
+                await asyncio.sleep(0.01)
+            # One position of each job in the pool at a time: the second job has been valued
+            # alongside the first, not after it.
+            assert second.done >= second.total // 2
+            while reviewer.job("y") is not None:
+                assert time.monotonic() < deadline
+                await asyncio.sleep(0.01)
+        finally:
+            await reviewer.close()
+
+    asyncio.run(run())
