@@ -62,9 +62,11 @@ def small_game(client: TestClient, room_id: str, seed: int) -> None:
 
 
 def finished_review(client: TestClient, room_id: str) -> dict[str, Any]:
+    """Start the review of a game never reviewed before and poll it until it is stored."""
     started = client.post(f"/api/rooms/{room_id}/review")
-    assert started.status_code in (200, 202), started.text
+    assert started.status_code == 202, started.text
     answer: dict[str, Any] = started.json()
+    assert answer["state"] == "running" and answer["total"] > 0
     deadline = time.monotonic() + 60  # a bound on waiting, not a timing assertion
     while answer["state"] == "running":
         assert 0 <= answer["done"] <= answer["total"]
