@@ -74,6 +74,30 @@ class Analysis:
 
 
 @dataclass(frozen=True)
+class Grade:
+    """One class of move in a review, by the value it lost against the best move."""
+
+    key: str
+    """"best", "good", "inaccuracy", "mistake" or "blunder" (the pages name them)."""
+    most: float | None
+    """The largest loss, in the game's unit, that still counts as this class; None: any loss."""
+
+
+GRADE_KEYS = ("best", "good", "inaccuracy", "mistake", "blunder")
+"""The classes of a review, best first: a game's ``grades`` gives each its threshold."""
+
+
+def grade(grades: tuple[Grade, ...], loss: float) -> str:
+    """The class of a move that lost ``loss`` against the best one: the first of ``grades``
+    (best first) whose ``most`` it does not exceed. A tiny tolerance absorbs float noise from
+    values the engine scaled."""
+    for entry in grades:
+        if entry.most is None or loss <= entry.most + 1e-9:
+            return entry.key
+    raise ValueError("a game's grades must end with one that takes any loss (most=None)")
+
+
+@dataclass(frozen=True)
 class RecordField:
     """A figure the records page keeps beside wins and losses, per rule set × number of players
     × strength × seat (e.g. Mokochaka's cards at the end)."""
@@ -92,11 +116,13 @@ class RecordField:
 
 
 __all__ = [
+    "GRADE_KEYS",
     "Action",
     "Analysis",
     "DesignedValue",
     "Game",
     "GameError",
+    "Grade",
     "IllegalAction",
     "InvalidOptions",
     "MoveValue",
@@ -105,8 +131,11 @@ __all__ = [
     "RecordField",
     "RecordValue",
     "analyses",
+    "grade",
+    "grades_of",
     "revealed",
     "reveals",
+    "reviews",
 ]
 
 
@@ -168,6 +197,19 @@ class Game(Protocol[S]):
 def analyses(game: Game[Any]) -> bool:
     """True when ``game``'s engine can value every move of a position (reviews, hints)."""
     return callable(getattr(game, "analyse", None)) and callable(getattr(game, "explain", None))
+
+
+def reviews(game: Game[Any]) -> bool:
+    """True when a finished game of ``game`` can be reviewed: its engine values moves
+    (``analyses``) and it declares how much a move may lose for each class,
+    ``grades(options) -> tuple[Grade, ...]`` (best first, the last with ``most=None``)."""
+    return analyses(game) and callable(getattr(game, "grades", None))
+
+
+def grades_of(game: Game[Any], options: Mapping[str, Any]) -> tuple[Grade, ...]:
+    """The classes of a review under ``options``, for a game that ``reviews``."""
+    grades: tuple[Grade, ...] = game.grades(options)  # type: ignore[attr-defined]
+    return grades
 
 
 def reveals(game: Game[Any]) -> bool:

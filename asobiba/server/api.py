@@ -7,17 +7,19 @@ import dataclasses
 import random
 from typing import Any, Literal
 
-from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi import APIRouter, HTTPException, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from asobiba.core.errors import InvalidOptions
-from asobiba.core.game import Game, revealed, reveals
+from asobiba.core.game import Game, grades_of, revealed, reveals, reviews
 from asobiba.core.options import offered_only
 from asobiba.games import game_names, get_game
+from asobiba.server.db import Review
 from asobiba.server.identity import ensure_player_id, player_id
-from asobiba.server.records import game_list, summarize
+from asobiba.server.records import accuracy_by_rules, game_list, summarize
 from asobiba.server.recovery import states
-from asobiba.server.store import StoredRoom
+from asobiba.server.reviews import ReviewBusy
+from asobiba.server.store import RoomBrief, StoredRoom
 
 router = APIRouter(prefix="/api")
 
@@ -132,19 +134,22 @@ async def my_rooms(
 
 def _frames(
     game: Game[Any], stored: StoredRoom, viewer: int | None, reveal: bool = False
-) -> list[dict[str, Any]]:
+) -> tuple[list[dict[str, Any]], list[int]]:
     """Every view ``viewer`` had, in order, each once: an event that changed nothing it may see
     (a secret pass in a claim window) adds no frame, so the frames do not count those either.
     With ``reveal`` (a finished game only) each frame is the same moment with nothing hidden,
-    so the two lists step alike. Run off the event loop: a long game takes a while to replay."""
+    so the two lists step alike. Also, per frame, how many events had happened (a review names
+    moves by event). Run off the event loop: a long game takes a while to replay."""
     frames: list[dict[str, Any]] = []
+    events: list[int] = []
     last: dict[str, Any] | None = None
-    for state in states(game, stored):
+    for n, state in enumerate(states(game, stored)):
         seen = game.observe(state, viewer)
         if seen != last:
             last = seen
             frames.append(revealed(game, state, viewer) if reveal else seen)
-    return frames
+            events.append(n)
+    return frames, events
 
 
 @router.get("/records/{game_name}")
@@ -156,10 +161,16 @@ async def records(game_name: str, request: Request) -> dict[str, Any]:
     described = [dataclasses.asdict(spec) for spec in fields]
     person = player_id(request)
     if person is None:
-        return {"fields": described, "rows": [], "games": []}
+        return {"fields": described, "rows": [], "games": [], "accuracy": []}
     results = await asyncio.to_thread(request.app.state.hub.store.results, person, game_name)
     rows = summarize(results, game.levels, fields)
-    return {"fields": described, "rows": rows, "games": game_list(results)}
+    reviewed = await asyncio.to_thread(request.app.state.hub.store.reviewed, person, game_name)
+    return {
+        "fields": described,
+        "rows": rows,
+        "games": game_list(results),
+        "accuracy": accuracy_by_rules(reviewed),
+    }
 
 
 @router.get("/rooms/{room_id}/replay")
@@ -180,7 +191,7 @@ async def replay(room_id: str, request: Request, reveal: bool = False) -> dict[s
         (i for i, spec in enumerate(stored.seats) if spec.get("player") == person), None
     )
     game = get_game(stored.game)
-    frames = await asyncio.to_thread(_frames, game, stored, seat_of_viewer, reveal)
+    frames, events = await asyncio.to_thread(_frames, game, stored, seat_of_viewer, reveal)
     level = next((spec["bot"] for spec in stored.seats if "bot" in spec), None)
     return {
         "game": stored.game,
@@ -189,7 +200,75 @@ async def replay(room_id: str, request: Request, reveal: bool = False) -> dict[s
         "seat": seat_of_viewer,
         "seats": [{"kind": "bot" if "bot" in s else "human"} for s in stored.seats],
         "frames": frames,
+        "frame_events": events,
         "revealed": reveal and reveals(game),
         "can_reveal": reveals(game),
+        "can_review": reviews(game),
         "outcome": stored.outcome,
     }
+
+
+async def _reviewable(request: Request, room_id: str) -> tuple[Game[Any], RoomBrief]:
+    """The game of a finished stored game that can be reviewed; else a clear error."""
+    brief = await asyncio.to_thread(request.app.state.hub.store.room_brief, room_id)
+    if brief is None or not brief.finished:
+        raise HTTPException(
+            404, detail={"code": "unknown_game", "message": "no finished game with that id"}
+        )
+    game = get_game(brief.game)
+    if not reviews(game):
+        message = f"{brief.game} games cannot be reviewed: its engine does not value moves"
+        raise HTTPException(400, detail={"code": "no_review", "message": message})
+    return game, brief
+
+
+def _review_json(game: Game[Any], review: Review, options: dict[str, Any]) -> dict[str, Any]:
+    grades = [{"key": g.key, "most": g.most} for g in grades_of(game, options)]
+    return {
+        "state": "done",
+        "done": len(review.moves),
+        "total": len(review.moves),
+        "seconds": review.seconds,
+        "grades": grades,
+        "moves": review.moves,
+        "players": review.players,
+    }
+
+
+@router.post("/rooms/{room_id}/review")
+async def start_review(room_id: str, request: Request, response: Response) -> dict[str, Any]:
+    """Start the review of a finished game, or join the one running (202 with progress); a
+    game reviewed before answers its stored review at once. Too many reviews running: 503
+    ``busy``, nothing started."""
+    game, brief = await _reviewable(request, room_id)
+    store = request.app.state.hub.store
+    review = await asyncio.to_thread(store.load_review, room_id)
+    if review is not None:
+        return _review_json(game, review, brief.options)
+    stored = await asyncio.to_thread(store.load_room, room_id)
+    assert stored is not None, "rooms are never deleted"
+    try:
+        job = request.app.state.reviewer.start(stored)
+    except ReviewBusy as error:
+        raise HTTPException(503, detail={"code": "busy", "message": str(error)}) from None
+    response.status_code = 202
+    result: dict[str, Any] = job.to_json()
+    return result
+
+
+@router.get("/rooms/{room_id}/review")
+async def review(room_id: str, request: Request) -> dict[str, Any]:
+    """A game's review: ``state`` "none" (never asked), "running" or "failed" (``done`` of
+    ``total`` positions valued), or "done" with every reviewed move (``event``: how many events
+    had happened after it, as the replay's ``frame_events`` count them), each seat's summary
+    and the game's ``grades`` (the most a move of each class may lose)."""
+    game, brief = await _reviewable(request, room_id)
+    job = request.app.state.reviewer.job(room_id)
+    if job is not None:
+        running: dict[str, Any] = job.to_json()
+        return running
+    store = request.app.state.hub.store
+    review = await asyncio.to_thread(store.load_review, room_id)
+    if review is None:
+        return {"state": "none", "done": 0, "total": 0}
+    return _review_json(game, review, brief.options)

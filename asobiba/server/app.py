@@ -20,6 +20,7 @@ from asobiba.server.hub import Hub
 from asobiba.server.identity import GuestId
 from asobiba.server.middleware import BodyLimit, SecurityHeaders
 from asobiba.server.recovery import finish_interrupted
+from asobiba.server.reviews import Reviewer
 from asobiba.server.settings import MAX_BODY_BYTES, Settings, SocketLimits
 from asobiba.server.store import Store
 
@@ -31,6 +32,7 @@ def create_app(
     secret_key: str | None = None,
     bot_workers: int | None = None,
     socket_limits: SocketLimits | None = None,
+    review_seconds: float | None = None,
 ) -> FastAPI:
     settings = Settings.load(database_url, secret_key)
     engine = make_engine(settings.database_url)
@@ -42,6 +44,9 @@ def create_app(
         await asyncio.to_thread(finish_interrupted, store, get_game)
         pool = BotPool(bot_workers or settings.bot_workers)
         app.state.hub = Hub(store, pool.choose)
+        app.state.reviewer = Reviewer(
+            store, review_seconds or settings.review_seconds, settings.review_workers
+        )
         sweeper = asyncio.create_task(app.state.hub.sweep_forever())
         try:
             yield
@@ -50,6 +55,7 @@ def create_app(
             with suppress(asyncio.CancelledError):
                 await sweeper
             await app.state.hub.close()
+            await app.state.reviewer.close()
             pool.close()
             engine.dispose()
 

@@ -51,16 +51,18 @@ def _running(pid: int) -> bool:
     return True
 
 
+def worker_pool(workers: int) -> ProcessPoolExecutor:
+    """Worker processes for engine work (bots, reviews) that end with the server."""
+    # forkserver: forking the multi-threaded server process itself is not safe.
+    context = multiprocessing.get_context("forkserver")
+    return ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=exit_with, initargs=(os.getpid(),)
+    )
+
+
 class BotPool:
     def __init__(self, workers: int) -> None:
-        # forkserver: forking the multi-threaded server process itself is not safe.
-        context = multiprocessing.get_context("forkserver")
-        self._executor = ProcessPoolExecutor(
-            max_workers=workers,
-            mp_context=context,
-            initializer=exit_with,
-            initargs=(os.getpid(),),
-        )
+        self._executor = worker_pool(workers)
 
     async def choose(
         self,

@@ -107,6 +107,20 @@ class Result(Base):
     finished_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
 
+class Review(Base):
+    """A finished game's review, computed once (``server/reviews.py``) and kept."""
+
+    __tablename__ = "reviews"
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    seconds: Mapped[float] = mapped_column(Float)
+    """The engine's time per position when it was made."""
+    moves: Mapped[list[Any]]
+    """One entry per reviewed move, in order (``reviews.review_move``)."""
+    players: Mapped[list[Any]]
+    """Per seat: moves reviewed, count of each class, accuracy (``reviews.summarize``)."""
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
 def make_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False})

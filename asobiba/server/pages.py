@@ -352,7 +352,7 @@ def replay(request: Request, room_id: str) -> Response:
         for name in game_names()
     }
     # The play and replay layout lives in PLAY_LAYOUT; a game with its own sheet adds it.
-    sheets = [PLAY_LAYOUT]
+    sheets = [PLAY_LAYOUT, "/static/css/review.css"]
     own = f"/static/css/{brief.game}.css"
     if own not in sheets and (STATIC_DIR / "css" / f"{brief.game}.css").is_file():
         sheets.append(own)

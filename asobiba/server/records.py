@@ -13,7 +13,7 @@ from typing import Any
 
 from asobiba.core.game import Game, RecordField, RecordValue
 from asobiba.core.options import rule_key
-from asobiba.server.db import Result
+from asobiba.server.db import Result, Review
 
 
 def results_for(
@@ -172,4 +172,23 @@ def game_list(results: Iterable[Result], limit: int = 50) -> list[dict[str, Any]
             "stats": r.stats,
         }
         for r in newest
+    ]
+
+
+def accuracy_by_rules(reviewed: Iterable[tuple[Result, Review]]) -> list[dict[str, Any]]:
+    """Per rule set, the player's average accuracy (share of best moves, ``reviews.summarize``)
+    over their reviewed games, each game counting once whatever its length."""
+    by_rules: dict[str, tuple[dict[str, Any], list[float]]] = {}
+    for result, review in reviewed:
+        accuracy = review.players[result.seat]["accuracy"]
+        if accuracy is not None:
+            by_rules.setdefault(result.rule_key, (result.options, []))[1].append(accuracy)
+    return [
+        {
+            "rule_key": key,
+            "options": options,
+            "games": len(values),
+            "accuracy": round(sum(values) / len(values), 4),
+        }
+        for key, (options, values) in sorted(by_rules.items())
     ]

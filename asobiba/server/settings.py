@@ -41,6 +41,10 @@ class Settings:
     database_url: str
     secret_key: str
     bot_workers: int = 2
+    review_seconds: float = 1.0
+    """The engine's time per position of a review (``ASOBIBA_REVIEW_SECONDS``)."""
+    review_workers: int = 1
+    """Worker processes for reviews, apart from the bots' (``ASOBIBA_REVIEW_WORKERS``)."""
     openapi: bool = False
     """Serve the API's schema at /openapi.json (``ASOBIBA_OPENAPI=1``); off for visitors."""
     dev_seeds: bool = False
@@ -58,7 +62,14 @@ class Settings:
             key = key or _stored_secret(directory / "secret_key")
         openapi = os.environ.get("ASOBIBA_OPENAPI", "") in {"1", "true", "yes"}
         dev_seeds = os.environ.get("ASOBIBA_DEV_SEEDS", "") in {"1", "true", "yes"}
-        return cls(database_url=url, secret_key=key, openapi=openapi, dev_seeds=dev_seeds)
+        return cls(
+            database_url=url,
+            secret_key=key,
+            openapi=openapi,
+            dev_seeds=dev_seeds,
+            review_seconds=float(os.environ.get("ASOBIBA_REVIEW_SECONDS") or 1.0),
+            review_workers=int(os.environ.get("ASOBIBA_REVIEW_WORKERS") or 1),
+        )
 
 
 def _stored_secret(path: Path) -> str:

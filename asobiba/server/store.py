@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from asobiba.server.db import Player, Result, RoomEvent, RoomRow
+from asobiba.server.db import Player, Result, Review, RoomEvent, RoomRow
 
 
 @dataclass(frozen=True)
@@ -142,6 +142,36 @@ class Store:
                     .order_by(Result.finished_at, Result.id)
                 ).all()
             )
+
+    def save_review(
+        self, room_id: str, seconds: float, moves: list[Any], players: list[Any]
+    ) -> None:
+        """Keep a finished game's review; a second writer of the same review changes nothing."""
+        with self.sessions.begin() as session:
+            if session.get(Review, room_id) is None:
+                session.add(
+                    Review(
+                        room_id=room_id,
+                        seconds=seconds,
+                        moves=moves,
+                        players=players,
+                        created_at=now(),
+                    )
+                )
+
+    def load_review(self, room_id: str) -> Review | None:
+        with self.sessions() as session:
+            return session.get(Review, room_id)
+
+    def reviewed(self, player_id: str, game: str) -> list[tuple[Result, Review]]:
+        """A player's results in one game that have a review, each with it."""
+        with self.sessions() as session:
+            rows = session.execute(
+                select(Result, Review)
+                .join(Review, Review.room_id == Result.room_id)
+                .where(Result.player_id == player_id, Result.game == game)
+            ).all()
+            return [(result, review) for result, review in rows]
 
     def room_brief(self, room_id: str) -> RoomBrief | None:
         """A room's set-up and state without its event log: what a page needs to decide who

@@ -22,13 +22,20 @@ def store_of(client: TestClient) -> Store:
 
 
 def stored_game(
-    store: Store, room_id: str, seats: list[dict[str, Any]], seed: int, play: str = "beginner"
+    store: Store,
+    room_id: str,
+    seats: list[dict[str, Any]],
+    seed: int,
+    play: str = "beginner",
+    game_name: str = "momojan",
+    options: dict[str, Any] | None = None,
 ) -> Any:
-    """A short MOMOJAN (one deal each) with both seats played by bots of level ``play``, logged
-    as the room logs it and finished with its results; returns the final state."""
-    game = get_game("momojan")
-    options = game.resolve_options({"dealerships": 1})
-    store.create_room(room_id, "momojan", options, rule_key(options), seed, seats)
+    """A finished game (by default a short MOMOJAN, one deal each) with both seats played by
+    bots of level ``play``, logged as the room logs it and finished with its results; returns
+    the final state."""
+    game = get_game(game_name)
+    options = game.resolve_options({"dealerships": 1} if options is None else options)
+    store.create_room(room_id, game_name, options, rule_key(options), seed, seats)
     state = game.new_state(options, 2, seed)
     bots = [game.make_bot(play, seed + seat) for seat in (0, 1)]
     seq = 0

@@ -336,7 +336,7 @@ def test_embedded_json_cannot_close_its_script(client: TestClient) -> None:
 def test_rule_page_shows_the_designed_values_from_the_data_file(
     client: TestClient, lang: str
 ) -> None:
-    from asobiba.games.mancala.data import LEVELS
+    from asobiba.games.mancala.data import GRADES, LEVELS
 
     page = with_cookie(client, lang).get("/games/mancala/rules").text
     assert 'id="designed-heading"' in page
@@ -344,9 +344,13 @@ def test_rule_page_shows_the_designed_values_from_the_data_file(
         reason = level.reason_ja if lang == "ja" else level.reason
         assert str(escape(reason)) in page
         assert f"{level.nodes:,}" in page or level.nodes == 0
+    for grades in GRADES.values():  # the review's classes
+        reason = grades.reason_ja if lang == "ja" else grades.reason
+        assert str(escape(reason)) in page
     table = page[page.index('id="designed-heading"') :]
     source = pages.strings(lang)["rules.source.designed"]
-    assert table.count(f'">{escape(source)}</td>') == len(LEVELS), "the source in plain words"
+    designed = len(LEVELS) + len(GRADES)
+    assert table.count(f'">{escape(source)}</td>') == designed, "the source in plain words"
     assert "<code>" not in table
     for note in ("OpenSpiel", "2-core", "2コア", "clock", "時計", "temperature", "温度"):
         assert note not in table, f"an engineering note on a player's page: {note}"

@@ -1,10 +1,12 @@
-"""Loads data.toml: the bot levels (designed values, each marked with its source)."""
+"""Loads data.toml: the bot levels and the review classes (designed values, each marked with its
+source)."""
 
 from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
 from importlib import resources
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -31,10 +33,26 @@ class Level:
     reason_ja: str
 
 
-def _load() -> list[Level]:
+@dataclass(frozen=True)
+class Grades:
+    """The most stones of final margin a move may lose and still count as each class of a
+    review, for one variant (a best move loses nothing; past ``mistake`` is a blunder)."""
+
+    variant: str
+    good: float
+    inaccuracy: float
+    mistake: float
+    source: str
+    reason: str
+    reason_ja: str
+
+
+def _load() -> dict[str, Any]:
     text = resources.files(__package__).joinpath("data.toml").read_text(encoding="utf-8")
-    return [Level(**entry) for entry in tomllib.loads(text)["levels"]]
+    return tomllib.loads(text)
 
 
-LEVELS: list[Level] = _load()
+_DATA = _load()
+LEVELS: list[Level] = [Level(**entry) for entry in _DATA["levels"]]
+GRADES: dict[str, Grades] = {entry["variant"]: Grades(**entry) for entry in _DATA["grades"]}
 LEVEL_BY_ID: dict[str, Level] = {level.id: level for level in LEVELS}

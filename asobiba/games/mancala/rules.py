@@ -17,12 +17,12 @@ from typing import Any
 
 from asobiba.core.bots import Bot
 from asobiba.core.errors import IllegalAction, InvalidOptions
-from asobiba.core.game import Analysis, DesignedValue, RecordField
+from asobiba.core.game import Analysis, DesignedValue, Grade, RecordField
 from asobiba.core.options import OptionSpec, resolve_options
 from asobiba.games.mancala import analysis
 from asobiba.games.mancala import board as kernel
 from asobiba.games.mancala.board import Rules
-from asobiba.games.mancala.data import LEVELS, Level
+from asobiba.games.mancala.data import GRADES, LEVELS, Grades, Level
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +125,30 @@ class Mancala:
                 reason={"ja": level.reason_ja, "en": level.reason},
             )
             for level in LEVELS
+        ] + [
+            DesignedValue(
+                name={
+                    "ja": f"振り返りの分類：{_VARIANT_LABELS[grades.variant]['ja']}",
+                    "en": f"Review classes: {_VARIANT_LABELS[grades.variant]['en']}",
+                },
+                value=_grades_in_words(grades),
+                source=grades.source,
+                reason={"ja": grades.reason_ja, "en": grades.reason},
+            )
+            for grades in GRADES.values()
         ]
+
+    def grades(self, options: Mapping[str, Any]) -> tuple[Grade, ...]:
+        """How many stones a move may lose against the best one for each class of a review
+        (data.toml: Basic's race margins are smaller than Kalah's, so it has its own)."""
+        grades = GRADES[self.resolve_options(options)["variant"]]
+        return (
+            Grade("best", 0.0),
+            Grade("good", grades.good),
+            Grade("inaccuracy", grades.inaccuracy),
+            Grade("mistake", grades.mistake),
+            Grade("blunder", None),
+        )
 
     def new_state(self, options: Mapping[str, Any], seats: int = 2, seed: int = 0) -> MancalaState:
         if type(seats) is not int or seats != 2:
@@ -301,3 +324,13 @@ def _path(rules: Rules, seat: int, start: int, stones: int) -> tuple[tuple[int, 
         steps.append((idx // (n + 1), idx % (n + 1)))
         stones -= 1
     return tuple(steps)
+
+
+def _grades_in_words(grades: Grades) -> dict[str, str]:
+    """A variant's review classes in both languages, for the rule page's designed values."""
+    g, i, m = (f"{value:g}" for value in (grades.good, grades.inaccuracy, grades.mistake))
+    return {
+        "ja": f"最善：損0個、好手：{g}個まで、緩手：{i}個まで、悪手：{m}個まで、大悪手：それ以上",
+        "en": f"best: loses nothing; good: up to {g}; inaccuracy: up to {i}; "
+        f"mistake: up to {m}; blunder: more (stones of final margin)",
+    }

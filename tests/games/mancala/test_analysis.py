@@ -17,6 +17,19 @@ from tests.games.mancala.test_solved import lead, opening, plain_negamax
 GAME: Any = get_game("mancala")  # with the optional analyse/explain
 
 
+def solved_margin(state: Any, seat: int, action: dict[str, Any]) -> int:
+    """``seat``'s final margin with perfect play by both after ``action``, by the solver."""
+    child = GAME.apply(state, seat, action)
+    outcome = GAME.outcome(child)
+    if outcome is not None:
+        return int(outcome["scores"][seat] - outcome["scores"][1 - seat])
+    obs = GAME.observe(child, None)
+    # plain_negamax() is the first player's lead plus the mover's best future gain
+    gain = plain_negamax(child) - lead(obs, 0)
+    mover = obs["to_move"]
+    return lead(obs, mover) + gain if mover == seat else -(lead(obs, mover) + gain)
+
+
 def test_mancala_offers_analysis() -> None:
     assert analyses(GAME)
 
@@ -39,18 +52,8 @@ def test_every_move_value_is_the_solved_margin_after_it(seed: int) -> None:
         a["pit"] for a in GAME.legal_actions(state, seat)
     )
     for move in analysis.moves:
-        child = GAME.apply(state, seat, move.action)
-        outcome = GAME.outcome(child)
-        if outcome is not None:
-            margin = outcome["scores"][seat] - outcome["scores"][1 - seat]
-        else:
-            obs = GAME.observe(child, None)
-            # plain_negamax() is the first player's lead plus the mover's best future gain
-            gain = plain_negamax(child) - lead(obs, 0)
-            mover = obs["to_move"]
-            margin = lead(obs, mover) + gain if mover == seat else -(lead(obs, mover) + gain)
         assert move.exact
-        assert move.value == margin, move
+        assert move.value == solved_margin(state, seat, move.action), move
     values = [m.value for m in analysis.moves]
     assert values == sorted(values, reverse=True)
 

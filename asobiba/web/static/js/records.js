@@ -4,7 +4,7 @@
 // /records shows every game's, /records/{game} one game's (page data: `games`, `game`).
 import { getJSON } from "./api.js";
 import { h } from "./dom.js";
-import { LANG, pageData, t } from "./i18n.js";
+import { LANG, pageData, t, tn } from "./i18n.js";
 import { levelName, ruleName } from "./rules-name.js";
 
 const data = pageData();
@@ -89,8 +89,20 @@ function header(...keys) {
   );
 }
 
-/** One rule set's rows (weakest opponent first, then by seat), under its name. */
-function ruleSetGroup(rows, info, fields) {
+/** The average accuracy over the rule set's reviewed games (`accuracy` of the API), if any. */
+function accuracyLine(accuracy) {
+  if (!accuracy) return null;
+  const pct = Math.round(accuracy.accuracy * 100);
+  return h(
+    "span",
+    { class: "record-set-accuracy", "data-accuracy": accuracy.accuracy },
+    tn("records.accuracy", accuracy.games, { pct }),
+  );
+}
+
+/** One rule set's rows (weakest opponent first, then by seat), under its name and, when some of
+ * its games were reviewed, the average accuracy over them. */
+function ruleSetGroup(rows, info, fields, accuracy) {
   const order = new Map(info.levels.map((level, index) => [level.id, index]));
   rows.sort((a, b) => (order.get(a.level) ?? 99) - (order.get(b.level) ?? 99) || a.seat - b.seat);
   return h(
@@ -103,6 +115,7 @@ function ruleSetGroup(rows, info, fields) {
         "th",
         { scope: "colgroup", colspan: COLUMNS + fields.length, class: "record-set-title" },
         setTitle(rows[0], info),
+        accuracyLine(accuracy.get(rows[0].rule_key)),
       ),
     ),
     rows.map((row) =>
@@ -144,7 +157,8 @@ function ruleSetGroup(rows, info, fields) {
 }
 
 /** Every rule set (and number of players) in one table: the same columns at the same places. */
-function ruleSetsTable(rows, info, fields) {
+function ruleSetsTable(rows, info, fields, accuracies = []) {
+  const accuracy = new Map(accuracies.map((entry) => [entry.rule_key, entry]));
   const groups = new Map();
   for (const row of rows) {
     const key = `${row.rule_key}|${row.players}`;
@@ -174,7 +188,7 @@ function ruleSetsTable(rows, info, fields) {
       "table",
       { class: "table table--stack records-table", id: `record-sets-${info.game}` },
       head,
-      [...groups.values()].map((group) => ruleSetGroup(group, info, fields)),
+      [...groups.values()].map((group) => ruleSetGroup(group, info, fields, accuracy)),
     ),
   );
 }
@@ -300,7 +314,7 @@ function gameRecords(info, records, rooms, depth) {
     return parts;
   }
   parts.push(
-    part("sets", t("nav.records"), ruleSetsTable(rows, info, records.fields ?? [])),
+    part("sets", t("nav.records"), ruleSetsTable(rows, info, records.fields ?? [], records.accuracy)),
     part(
       "games",
       t("records.games"),

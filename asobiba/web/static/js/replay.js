@@ -8,6 +8,7 @@
 import { getJSON } from "./api.js";
 import { h } from "./dom.js";
 import { pageData, t } from "./i18n.js";
+import { Review } from "./review.js";
 import { levelName } from "./rules-name.js";
 import { bindSpeed } from "./speed.js";
 
@@ -41,6 +42,8 @@ let board = null;
 let timer = null;
 let module = null;
 let context = null;
+/** The game's review (a game whose engine values moves: `can_review`), else null. */
+let review = null;
 
 function update() {
   scrub.value = String(index);
@@ -57,6 +60,7 @@ function update() {
   document.getElementById("prev").disabled = index === 0;
   document.getElementById("next").disabled = index >= frames.length - 1;
   document.getElementById("last").disabled = index >= frames.length - 1;
+  review?.update(index);
 }
 
 let navigation = Promise.resolve();
@@ -200,6 +204,22 @@ async function main() {
   autoplayButton.addEventListener("click", toggleAutoplay);
   revealButton.hidden = !replay.can_reveal;
   revealButton.addEventListener("click", toggleReveal);
+  if (replay.can_review) {
+    review = new Review({
+      roomId: data.room_id,
+      context,
+      frameEvents: replay.frame_events,
+      module,
+      board,
+      go: (frame, { scroll = false } = {}) => {
+        stopAutoplay();
+        go(frame);
+        if (scroll) document.getElementById("stage").scrollIntoView({ block: "start" });
+      },
+    });
+    // The result dialog's "Review" opens the replay with ?review=1: the review starts at once.
+    review.load({ start: new URLSearchParams(location.search).has("review") });
+  }
   scrub.addEventListener("input", () => {
     stopAutoplay();
     go(Number(scrub.value));

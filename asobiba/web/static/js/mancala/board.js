@@ -794,6 +794,46 @@ class ReplayBoard extends MancalaBoard {
   play(obs, options = {}) {
     return super.play(obs, { ...options, whose: this.whose(obs) });
   }
+
+  reshape() {
+    super.reshape();
+    this.markReview(this.marks);
+  }
+
+  /**
+   * A review's marks on the position a move was made in (replay.js): a solid ring and a star
+   * on the best pit, a dashed ring in the move's class colour on the pit played instead (none
+   * when the best was played). `marks`: {seat, best: {pit}, played: {pit}, grade}, or null.
+   * The pits' hit areas carry `data-best` / `data-played` for tests.
+   */
+  markReview(marks) {
+    this.marks = marks;
+    for (const node of this.markLayer.querySelectorAll(".mb-review")) node.remove();
+    for (const hit of this.hitNodes.values()) {
+      delete hit.dataset.best;
+      delete hit.dataset.played;
+    }
+    if (!marks) return;
+    const r = this.pitRadius();
+    const ring = (pit, kind) => {
+      const c = this.pitCentre(marks.seat, pit);
+      const group = svg(
+        "g",
+        { class: `mb-review mb-review--${kind}`, "data-grade": marks.grade },
+        svg("circle", { cx: c.x, cy: c.y, r: r + 10, class: "mb-review-ring" }),
+      );
+      if (kind === "best") {
+        const star = svg("text", { x: c.x + r * 0.78, y: c.y - r * 0.62, class: "mb-review-star" });
+        star.textContent = "★";
+        group.append(star);
+      }
+      this.markLayer.append(group);
+      const hit = this.hitNodes.get(pitKey(marks.seat, pit));
+      if (hit) hit.dataset[kind] = "";
+    };
+    if (marks.played && marks.played.pit !== marks.best.pit) ring(marks.played.pit, "played");
+    ring(marks.best.pit, "best");
+  }
 }
 
 /** Draw the replay's board in `stage`: the opponent's name, the board, the viewer's name. */
@@ -816,6 +856,11 @@ export function describe(frame, { name }) {
   if (last.capture_from) text += ` — ${t("call.capture")}`;
   else if (last.extra_turn) text += ` — ${t("call.extra")}`;
   return text;
+}
+
+/** A move in words for the review ("pit 3"). */
+export function moveName(action) {
+  return t("review.pit", { n: action.pit + 1 });
 }
 
 /** The line under the replay's title: the rule set, the opponent and who moved first. */

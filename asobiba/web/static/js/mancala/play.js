@@ -141,6 +141,8 @@ function afterUpdate() {
   // A call-out belongs to its move: the opponent's is gone once the turn comes back to you.
   if (kind === "you" && obs.last && obs.last.seat !== mySeat()) board.clearCallout();
   if (kind === "over") {
+    const review = `/replay/${encodeURIComponent(page.room.room_id)}?review=1`;
+    for (const link of document.querySelectorAll(".review-link")) link.href = review;
     const words = resultWords(obs.outcome);
     resultBarScore.textContent = words.score;
     resultBarDetail.textContent = words.detail;
