@@ -132,19 +132,32 @@ async def my_rooms(
 
 def _frames(
     game: Game[Any], stored: StoredRoom, viewer: int | None, reveal: bool = False
-) -> list[dict[str, Any]]:
+) -> tuple[list[dict[str, Any]], list[int]]:
     """Every view ``viewer`` had, in order, each once: an event that changed nothing it may see
     (a secret pass in a claim window) adds no frame, so the frames do not count those either.
     With ``reveal`` (a finished game only) each frame is the same moment with nothing hidden,
-    so the two lists step alike. Run off the event loop: a long game takes a while to replay."""
+    so the two lists step alike. Also, for each state (the start, then after each event), the
+    frame that shows it. Run off the event loop: a long game takes a while to replay."""
     frames: list[dict[str, Any]] = []
+    shown: list[int] = []
     last: dict[str, Any] | None = None
     for state in states(game, stored):
         seen = game.observe(state, viewer)
         if seen != last:
             last = seen
             frames.append(revealed(game, state, viewer) if reveal else seen)
-    return frames
+        shown.append(len(frames) - 1)
+    return frames, shown
+
+
+def _hints(stored: StoredRoom, shown: list[int], viewer: int | None) -> list[dict[str, Any]]:
+    """The hints taken, each on the frame it was asked at; the move shown only to the seat that
+    asked (everyone may see that a hint was used: the records keep such games apart)."""
+    return [
+        {"frame": shown[hint.seq], "seat": hint.seat}
+        | ({"action": hint.action} if hint.seat == viewer else {})
+        for hint in stored.hints
+    ]
 
 
 @router.get("/records/{game_name}")
@@ -180,7 +193,7 @@ async def replay(room_id: str, request: Request, reveal: bool = False) -> dict[s
         (i for i, spec in enumerate(stored.seats) if spec.get("player") == person), None
     )
     game = get_game(stored.game)
-    frames = await asyncio.to_thread(_frames, game, stored, seat_of_viewer, reveal)
+    frames, shown = await asyncio.to_thread(_frames, game, stored, seat_of_viewer, reveal)
     level = next((spec["bot"] for spec in stored.seats if "bot" in spec), None)
     return {
         "game": stored.game,
@@ -189,6 +202,7 @@ async def replay(room_id: str, request: Request, reveal: bool = False) -> dict[s
         "seat": seat_of_viewer,
         "seats": [{"kind": "bot" if "bot" in s else "human"} for s in stored.seats],
         "frames": frames,
+        "hints": _hints(stored, shown, seat_of_viewer),
         "revealed": reveal and reveals(game),
         "can_reveal": reveals(game),
         "outcome": stored.outcome,

@@ -41,7 +41,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(finish_interrupted, store, get_game)
         pool = BotPool(bot_workers or settings.bot_workers)
-        app.state.hub = Hub(store, pool.choose)
+        app.state.hub = Hub(store, pool.choose, hinter=pool.hint)
         sweeper = asyncio.create_task(app.state.hub.sweep_forever())
         try:
             yield
