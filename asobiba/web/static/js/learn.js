@@ -4,7 +4,7 @@
 // continue (your turn again) or wrong (what happened and a hint). The page judges nothing.
 import { ApiError, getJSON, postJSON } from "./api.js";
 import { h } from "./dom.js";
-import { pageData, pick, t } from "./i18n.js";
+import { LANG, pageData, pick, t } from "./i18n.js";
 import { initialSpeed } from "./speed.js";
 import { toast } from "./toast.js";
 
@@ -122,7 +122,7 @@ async function onMove(action) {
       next.dataset.to = String(waiting);
       next.focus({ preventScroll: true });
     } else {
-      said.textContent = `${said.textContent} ${t("learn.all_done")}`;
+      said.textContent = `${said.textContent}${LANG === "ja" ? "" : " "}${t("learn.all_done")}`;
       play.hidden = false;
     }
   } catch (error) {

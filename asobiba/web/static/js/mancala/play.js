@@ -5,7 +5,7 @@
 // or none for a spectator, who watches without acting. Messages are queued and handled one at a
 // time, so the bot's reply (which arrives right after the player's move) animates after it.
 // See docs/ARCHITECTURE.md for the contract.
-import { pick, tn, t } from "../i18n.js";
+import { LANG, pick, tn, t } from "../i18n.js";
 import { PlayPage } from "../play-page.js";
 import { levelName, ruleName } from "../rules-name.js";
 import { bindSpeed } from "../speed.js";
@@ -109,7 +109,10 @@ async function handle(msg) {
     hintAsked = false;
     hintsUsed += 1;
     board.markHint(msg.action.pit);
-    hintSaid.textContent = `${t("assist.said", { n: msg.action.pit + 1, why: pick(msg.why) })} ${t("assist.apart")}`;
+    // Japanese sentences follow each other without a space.
+    const gap = LANG === "ja" ? "" : " ";
+    const words = t("assist.said", { n: msg.action.pit + 1, why: pick(msg.why) });
+    hintSaid.textContent = `${words}${gap}${t("assist.apart")}`;
     afterUpdate();
   } else if (msg.type === "error") {
     hintAsked = false;
