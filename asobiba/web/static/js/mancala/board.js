@@ -829,6 +829,11 @@ class ReplayBoard extends MancalaBoard {
   play(obs, options = {}) {
     return super.play(obs, { ...options, whose: this.whose(obs) });
   }
+
+  /** A hint the viewer took in this position: ring the pit it showed. */
+  showHint(action) {
+    this.markHint(action.pit);
+  }
 }
 
 /** Draw the replay's board in `stage`: the opponent's name, the board, the viewer's name. */
