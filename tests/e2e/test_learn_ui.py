@@ -8,6 +8,7 @@ from typing import Any
 
 from asobiba.games.mancala.lessons import LESSON_BY_ID
 from asobiba.server.pages import strings
+from tests.e2e.test_mancala_ui import start
 
 JA = strings("ja")
 EN = strings("en")
@@ -59,10 +60,7 @@ def test_the_chain_lesson_goes_move_by_move_on_a_phone_in_japanese(new_page: Any
 
 def test_the_hint_button_rings_the_best_pit_in_a_game_against_the_computer(new_page: Any) -> None:
     page = new_page(lang="en")
-    page.goto("/games/mancala?speed=instant")
-    page.check("input[name=level][value=beginner]")
-    page.check("input[name=order][value=first]")
-    page.click("#start")
+    start(page)
     page.wait_for_selector("#hint-button:not([disabled])")
     page.click("#hint-button")
     page.wait_for_selector("#board button.mb-hit--pit[data-hinted]")

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from asobiba.core.bots import Timed
@@ -19,6 +18,7 @@ from asobiba.server.hints import Hint, work_out
 from asobiba.server.hub import Hub
 from asobiba.server.protocol import RoomError
 from asobiba.server.store import Store
+from tests.server.stored_games import store_of
 
 Start = Callable[..., dict[str, Any]]
 
@@ -33,13 +33,6 @@ async def never(game: str, level: str, seed: int, obs: Any, legal: Any) -> Timed
     """A bot seat that never answers: the tests look at the room while it is to move."""
     await asyncio.Event().wait()
     raise AssertionError("unreachable")
-
-
-def store_of(client: TestClient) -> Store:
-    app = client.app
-    assert isinstance(app, FastAPI)
-    store: Store = app.state.hub.store
-    return store
 
 
 def test_the_seat_to_move_gets_the_best_move_and_why_and_nobody_else_hears_of_it(

@@ -11,7 +11,6 @@ import dataclasses
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -164,11 +163,17 @@ def check(game: Any, lesson_id: str, actions: list[Any]) -> LessonVerdict:
     return LessonVerdict("right", data.say("right"), game.observe(state, SEAT), [])
 
 
-@cache
+_EXACT: dict[tuple[Rules, tuple[int, ...]], Analysis] = {}
+"""The lesson positions' exact values, worked out once per process (they are few and fixed)."""
+
+
 def _analyse(rules: Rules, board: tuple[int, ...]) -> Analysis:
-    """Exact values of a lesson position, worked out once per process (a lesson's positions
-    are few and fixed)."""
-    return analysis.analyse(rules, list(board), SEAT, SECONDS)
+    known = _EXACT.get((rules, board))
+    if known is None:
+        known = analysis.analyse(rules, list(board), SEAT, SECONDS)
+        if all(move.exact for move in known.moves):  # a starved search is not kept
+            _EXACT[(rules, board)] = known
+    return known
 
 
 def _wrong(data: LessonData, move: Move, lost: float) -> Texts:
