@@ -112,7 +112,7 @@ async function handle(msg) {
     // Japanese sentences follow each other without a space.
     const gap = LANG === "ja" ? "" : " ";
     const words = t("assist.said", { n: msg.action.pit + 1, why: pick(msg.why) });
-    hintSaid.textContent = `${words}${gap}${t("assist.apart")}`;
+    hintSaid.textContent = [words, outlook(msg.value), t("assist.apart")].filter(Boolean).join(gap);
     afterUpdate();
   } else if (msg.type === "error") {
     hintAsked = false;
@@ -165,6 +165,14 @@ function showAssist(kind) {
   hintButton.disabled = kind !== "you" || hintAsked || board.busy;
   hintButton.textContent = hintAsked ? t("assist.thinking") : t("assist.ask");
   assist.dataset.used = String(hintsUsed);
+}
+
+/** Where best play leads, in stones: Kalah counts stones; Basic's values are a race's. */
+function outlook(value) {
+  if (obs?.options?.variant !== "kalah" || typeof value !== "number") return "";
+  const n = Math.round(Math.abs(value));
+  if (n === 0) return t("assist.even");
+  return tn(value > 0 ? "assist.ahead" : "assist.behind", n);
 }
 
 function askHint() {
