@@ -103,6 +103,7 @@ GOALS: dict[str, Callable[[Rules, Move], bool]] = {
         _biggest_threat(rules, move.after) < _biggest_threat(rules, move.before)
     ),
     "end": lambda rules, move: move.over,
+    "half": lambda rules, move: 2 * move.after[rules.pits] > sum(move.after),
     "keep": lambda rules, move: all(side == SEAT for side, _ in move.path),
 }
 
