@@ -39,7 +39,9 @@ def test_a_lesson_is_solved_on_the_board_and_stays_done(new_page: Any) -> None:
     page.reload()
     page.wait_for_selector("#lesson[data-status=ready]")
     assert page.get_attribute("button.learn-chip[data-lesson=capture]", "data-done") == "true"
-    assert page.text_content("#learn-progress") == EN["learn.progress"].format(done=1, total=len(LESSONS))
+    assert page.text_content("#learn-progress") == EN["learn.progress"].format(
+        done=1, total=len(LESSONS)
+    )
 
 
 def test_the_chain_lesson_goes_move_by_move_on_a_phone_in_japanese(new_page: Any) -> None:
