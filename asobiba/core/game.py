@@ -98,6 +98,39 @@ def grade(grades: tuple[Grade, ...], loss: float) -> str:
 
 
 @dataclass(frozen=True)
+class Lesson:
+    """A position to solve on the real board, with what it teaches (``/learn/<game>``)."""
+
+    id: str
+    title: dict[str, str]
+    """``{"ja", "en"}``, like every text here."""
+    text: dict[str, str]
+    """The idea, in a few sentences."""
+    task: dict[str, str]
+    """What the learner is asked to do in the position."""
+    seat: int
+    """The learner's seat."""
+    view: Observation
+    """The position, as ``observe(state, seat)``."""
+    legal: list[Action]
+
+
+@dataclass(frozen=True)
+class LessonVerdict:
+    """The engine's answer to the moves a learner made in a lesson."""
+
+    status: str
+    """"right" (the lesson is done), "wrong" (the last move is refused) or "continue" (accepted;
+    the learner moves again)."""
+    feedback: dict[str, str]
+    """``{"ja", "en"}``: why it is right, or what happened and a hint."""
+    view: Observation
+    """The position after the moves (after the refused one too, to show what it did)."""
+    legal: list[Action]
+    """The learner's moves now: empty unless ``status`` is "continue"."""
+
+
+@dataclass(frozen=True)
 class RecordField:
     """A figure the records page keeps beside wins and losses, per rule set × number of players
     × strength × seat (e.g. Mokochaka's cards at the end)."""
@@ -125,6 +158,8 @@ __all__ = [
     "Grade",
     "IllegalAction",
     "InvalidOptions",
+    "Lesson",
+    "LessonVerdict",
     "MoveValue",
     "Observation",
     "Outcome",
@@ -136,6 +171,7 @@ __all__ = [
     "revealed",
     "reveals",
     "reviews",
+    "teaches",
 ]
 
 
@@ -210,6 +246,16 @@ def grades_of(game: Game[Any], options: Mapping[str, Any]) -> tuple[Grade, ...]:
     """The classes of a review under ``options``, for a game that ``reviews``."""
     grades: tuple[Grade, ...] = game.grades(options)  # type: ignore[attr-defined]
     return grades
+
+
+def teaches(game: Game[Any]) -> bool:
+    """True when ``game`` has lessons: ``lessons() -> list[Lesson]`` and
+    ``check_lesson(lesson_id, actions) -> LessonVerdict``, which replays the learner's moves
+    from the lesson's position, judges each with the game's engine, and raises ``IllegalAction``
+    for a move that is not legal there and ``KeyError`` for an unknown lesson."""
+    return callable(getattr(game, "lessons", None)) and callable(
+        getattr(game, "check_lesson", None)
+    )
 
 
 def reveals(game: Game[Any]) -> bool:

@@ -134,14 +134,16 @@ async def my_rooms(
 
 def _frames(
     game: Game[Any], stored: StoredRoom, viewer: int | None, reveal: bool = False
-) -> tuple[list[dict[str, Any]], list[int]]:
+) -> tuple[list[dict[str, Any]], list[int], list[int]]:
     """Every view ``viewer`` had, in order, each once: an event that changed nothing it may see
     (a secret pass in a claim window) adds no frame, so the frames do not count those either.
     With ``reveal`` (a finished game only) each frame is the same moment with nothing hidden,
     so the two lists step alike. Also, per frame, how many events had happened (a review names
-    moves by event). Run off the event loop: a long game takes a while to replay."""
+    moves by event), and for each state (the start, then after each event) the frame that shows
+    it. Run off the event loop: a long game takes a while to replay."""
     frames: list[dict[str, Any]] = []
     events: list[int] = []
+    shown: list[int] = []
     last: dict[str, Any] | None = None
     for n, state in enumerate(states(game, stored)):
         seen = game.observe(state, viewer)
@@ -149,7 +151,18 @@ def _frames(
             last = seen
             frames.append(revealed(game, state, viewer) if reveal else seen)
             events.append(n)
-    return frames, events
+        shown.append(len(frames) - 1)
+    return frames, events, shown
+
+
+def _hints(stored: StoredRoom, shown: list[int], viewer: int | None) -> list[dict[str, Any]]:
+    """The hints taken, each on the frame it was asked at; the move shown only to the seat that
+    asked (everyone may see that a hint was used: the records keep such games apart)."""
+    return [
+        {"frame": shown[hint.seq], "seat": hint.seat}
+        | ({"action": hint.action} if hint.seat == viewer else {})
+        for hint in stored.hints
+    ]
 
 
 @router.get("/records/{game_name}")
@@ -191,7 +204,7 @@ async def replay(room_id: str, request: Request, reveal: bool = False) -> dict[s
         (i for i, spec in enumerate(stored.seats) if spec.get("player") == person), None
     )
     game = get_game(stored.game)
-    frames, events = await asyncio.to_thread(_frames, game, stored, seat_of_viewer, reveal)
+    frames, events, shown = await asyncio.to_thread(_frames, game, stored, seat_of_viewer, reveal)
     level = next((spec["bot"] for spec in stored.seats if "bot" in spec), None)
     return {
         "game": stored.game,
@@ -201,6 +214,7 @@ async def replay(room_id: str, request: Request, reveal: bool = False) -> dict[s
         "seats": [{"kind": "bot" if "bot" in s else "human"} for s in stored.seats],
         "frames": frames,
         "frame_events": events,
+        "hints": _hints(stored, shown, seat_of_viewer),
         "revealed": reveal and reveals(game),
         "can_reveal": reveals(game),
         "can_review": reviews(game),

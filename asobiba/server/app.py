@@ -13,7 +13,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.sessions import SessionMiddleware
 
 from asobiba.games import get_game
-from asobiba.server import api, pages, sockets
+from asobiba.server import api, learn, pages, sockets
 from asobiba.server.botpool import BotPool
 from asobiba.server.db import make_engine, migrate, session_factory
 from asobiba.server.hub import Hub
@@ -43,7 +43,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(finish_interrupted, store, get_game)
         pool = BotPool(bot_workers or settings.bot_workers)
-        app.state.hub = Hub(store, pool.choose)
+        app.state.hub = Hub(store, pool.choose, hinter=pool.hint)
         app.state.reviewer = Reviewer(
             store, review_seconds or settings.review_seconds, settings.review_workers
         )
@@ -69,6 +69,7 @@ def create_app(
     app.state.socket_limits = socket_limits or SocketLimits()
     app.state.dev_seeds = settings.dev_seeds
     app.include_router(api.router)
+    app.include_router(learn.router)
     app.include_router(sockets.router)
     app.include_router(pages.router)
     pages.mount_static(app)

@@ -1,4 +1,5 @@
-"""Bot moves are computed in worker processes so a thinking bot never stalls the event loop."""
+"""Bot moves and hints are computed in worker processes, so a thinking engine never stalls the
+event loop."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import Any
 
 from asobiba.core.bots import Timed, decide
 from asobiba.games import get_game
+from asobiba.server.hints import Hint, work_out
 
 
 def choose(
@@ -76,6 +78,11 @@ class BotPool:
         return await loop.run_in_executor(
             self._executor, choose, game, level, seed, observation, legal
         )
+
+    async def hint(self, game: str, state: Any, seconds: float) -> Hint:
+        """A hint, worked out by a worker like a bot's move (``hints.work_out``)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, work_out, game, state, seconds)
 
     def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)

@@ -104,6 +104,9 @@ class Result(Base):
     opponent_score: Mapped[int] = mapped_column(Integer)
     margin: Mapped[int] = mapped_column(Integer)
     """Signed from the player's side: positive for a win."""
+    hints: Mapped[int] = mapped_column(Integer, default=0)
+    """Hints this player asked for in the game: any at all keeps it apart from the unassisted
+    records."""
     finished_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
 
@@ -119,6 +122,29 @@ class Review(Base):
     players: Mapped[list[Any]]
     """Per seat: moves reviewed, count of each class, accuracy (``reviews.summarize``)."""
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class RoomHint(Base):
+    """A hint the room gave a seat: beside ``room_events`` (it changes no state, so replaying
+    the events never meets it), at ``seq``, the number of events applied when it was given."""
+
+    __tablename__ = "room_hints"
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    action: Mapped[dict[str, Any]]
+    """The move the hint showed."""
+    at: Mapped[float] = mapped_column(Float)
+
+
+class LessonProgress(Base):
+    """A lesson a guest finished (one row per player × game × lesson)."""
+
+    __tablename__ = "lesson_progress"
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    lesson: Mapped[str] = mapped_column(String(64), primary_key=True)
+    done_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
 
 def make_engine(url: str) -> Engine:

@@ -14,6 +14,7 @@ from typing import Any
 from asobiba.core.game import Game
 from asobiba.core.options import rule_key
 from asobiba.games import get_game
+from asobiba.server.hints import Hinter, in_thread
 from asobiba.server.recovery import finish_if_over
 from asobiba.server.rooms import BotChooser, Room
 from asobiba.server.store import Store, StoredRoom
@@ -28,9 +29,11 @@ class Hub:
         store: Store,
         choose: BotChooser,
         games: Callable[[str], Game[Any]] = get_game,
+        hinter: Hinter = in_thread,
     ) -> None:
         self.store = store
         self._choose = choose
+        self._hinter = hinter
         self._games = games
         self._rooms: dict[str, Room] = {}
         self._loading = asyncio.Lock()
@@ -47,7 +50,7 @@ class Hub:
             self.store.create_room, room_id, game_name, resolved, rule_key(resolved), seed, seats
         )
         stored = StoredRoom(room_id, game_name, resolved, seed, seats, [], False, None)
-        room = Room(stored, game, self.store, self._choose)
+        room = Room(stored, game, self.store, self._choose, self._hinter)
         self._rooms[room_id] = room
         room.schedule()
         return room
@@ -64,7 +67,9 @@ class Hub:
                 return None
             # Replaying a long log is CPU work: off the event loop, like the store's reads.
             game = self._games(stored.game)
-            room = await asyncio.to_thread(Room, stored, game, self.store, self._choose)
+            room = await asyncio.to_thread(
+                Room, stored, game, self.store, self._choose, self._hinter
+            )
             await asyncio.to_thread(finish_if_over, self.store, room.game, stored, room.state)
             self._rooms[room_id] = room
             room.schedule()

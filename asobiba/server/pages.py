@@ -23,8 +23,10 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from markdown_it import MarkdownIt
 
+from asobiba.core.game import analyses
 from asobiba.games import COMING, game_names, get_game
 from asobiba.server.identity import player_id
+from asobiba.server.learn import teaching_game, teaching_games
 from asobiba.server.store import RoomBrief, Store
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -146,6 +148,7 @@ def _context(request: Request, page: str, **extra: Any) -> dict[str, Any]:
         "here": here,
         "v": asset_version(),
         "playable": game_names(),
+        "teaching": teaching_games(),
         "coming": COMING,
         **extra,
     }
@@ -206,6 +209,7 @@ def play(request: Request, game: str) -> Response:
         options=_options_json(game),
         levels=_levels_json(game),
         seats=_seats_json(game),
+        hints=analyses(get_game(game)),
     )
 
 
@@ -289,6 +293,7 @@ def room(request: Request, game: str, room_id: str) -> Response:
         options=_options_json(game),
         levels=_levels_json(game),
         seats=_seats_json(game),
+        hints=analyses(get_game(game)),
         room={
             "room_id": brief.id,
             "seat": seat,
@@ -359,6 +364,15 @@ def replay(request: Request, room_id: str) -> Response:
     return _render(
         request, "replay.html", "replay", room_id=room_id, games=games, stylesheets=sheets
     )
+
+
+@page("/learn/{game}")
+def learn(request: Request, game: str) -> Response:
+    """A game's lessons; a game without any (``core.game.teaches``) has no such page."""
+    if teaching_game(game) is None:
+        return not_found_page(request)
+    board = f"/static/js/{game}/board.js?v={asset_version()}"  # draws the lessons' positions
+    return _render(request, "learn.html", "learn", game=game, board=board)
 
 
 @page("/lang/{code}")

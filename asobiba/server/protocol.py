@@ -44,7 +44,12 @@ class Pong:
     id: int
 
 
-ClientMessage = Act | Sync | Pong
+@dataclass(frozen=True)
+class AskHint:
+    """``{"type": "hint"}``: the best move now, for the asking seat only (``Room.hint``)."""
+
+
+ClientMessage = Act | Sync | Pong | AskHint
 
 
 def parse_client_message(text: str) -> ClientMessage:
@@ -62,6 +67,8 @@ def parse_client_message(text: str) -> ClientMessage:
     kind = data.get("type")
     if kind == "sync" and set(data) == {"type"}:
         return Sync()
+    if kind == "hint" and set(data) == {"type"}:
+        return AskHint()
     if kind == "pong" and set(data) == {"type", "id"}:
         if type(data["id"]) is not int:
             raise RoomError("bad_message", "'id' must be the ping's integer id")
@@ -72,7 +79,8 @@ def parse_client_message(text: str) -> ClientMessage:
         return Act(data["action"])
     raise RoomError(
         "bad_message",
-        'expected {"type": "act", "action": {...}}, {"type": "sync"} or {"type": "pong", "id": n}',
+        'expected {"type": "act", "action": {...}}, {"type": "sync"}, {"type": "hint"} '
+        'or {"type": "pong", "id": n}',
     )
 
 

@@ -1,7 +1,8 @@
 """Records: what a finished game adds to each person's results, and the per-rule-set summary.
 
 Results are kept per player × game × rule set × number of players × bot level × seat order
-(0 = moved first).
+(0 = moved first), and games where the player took a hint in rows of their own, so assisted
+wins never mix into the unassisted figures.
 """
 
 from __future__ import annotations
@@ -22,8 +23,10 @@ def results_for(
     options: dict[str, Any],
     seats: list[dict[str, Any]],
     outcome: dict[str, Any],
+    hints: list[int] | None = None,
 ) -> list[Result]:
-    """One ``Result`` per person in a game against bots (games between people come later)."""
+    """One ``Result`` per person in a game against bots (games between people come later);
+    ``hints`` says how many hints each seat asked for."""
     bots = [spec["bot"] for spec in seats if "bot" in spec]
     if not bots:
         return []
@@ -56,6 +59,7 @@ def results_for(
                 score=scores[seat],
                 opponent_score=best_other,
                 margin=sign * outcome.get("margin", abs(scores[seat] - best_other)),
+                hints=hints[seat] if hints else 0,
             )
         )
     return results
@@ -68,6 +72,8 @@ class Row:
     players: int
     level: str
     seat: int
+    hinted: bool = False
+    """The row counts games where the player took hints (kept apart from unassisted play)."""
     games: int = 0
     wins: int = 0
     draws: int = 0
@@ -105,6 +111,7 @@ class Row:
             "players": self.players,
             "level": self.level,
             "seat": self.seat,
+            "hinted": self.hinted,
             "games": self.games,
             "wins": self.wins,
             "draws": self.draws,
@@ -136,20 +143,22 @@ def _combine(spec: RecordField, values: list[RecordValue]) -> float | list[list[
 def summarize(
     results: Iterable[Result], level_order: list[str], fields: list[RecordField] | None = None
 ) -> list[dict[str, Any]]:
-    """Aggregate results (oldest first) into rows: rule set, number of players, strength, seat."""
-    rows: dict[tuple[str, int, str, int], Row] = {}
+    """Aggregate results (oldest first) into rows: rule set, number of players, strength, seat,
+    and whether the player took hints (those rows after the unassisted ones)."""
+    rows: dict[tuple[bool, str, int, str, int], Row] = {}
     for result in results:
-        key = (result.rule_key, result.players, result.level, result.seat)
+        hinted = bool(result.hints)
+        key = (hinted, result.rule_key, result.players, result.level, result.seat)
         if key not in rows:
             rows[key] = Row(
-                result.rule_key, result.options, result.players, result.level, result.seat
+                result.rule_key, result.options, result.players, result.level, result.seat, hinted
             )
         rows[key].add(result)
 
-    def order(key: tuple[str, int, str, int]) -> tuple[str, int, int, int]:
-        rule, players, level, seat = key
+    def order(key: tuple[bool, str, int, str, int]) -> tuple[bool, str, int, int, int]:
+        hinted, rule, players, level, seat = key
         rank = level_order.index(level) if level in level_order else len(level_order)
-        return rule, players, rank, seat
+        return hinted, rule, players, rank, seat
 
     return [rows[key].to_json(fields or []) for key in sorted(rows, key=order)]
 
@@ -169,6 +178,7 @@ def game_list(results: Iterable[Result], limit: int = 50) -> list[dict[str, Any]
             "result": r.result,
             "scores": [r.score, r.opponent_score],
             "margin": r.margin,
+            "hints": r.hints,
             "stats": r.stats,
         }
         for r in newest
@@ -177,9 +187,12 @@ def game_list(results: Iterable[Result], limit: int = 50) -> list[dict[str, Any]
 
 def accuracy_by_rules(reviewed: Iterable[tuple[Result, Review]]) -> list[dict[str, Any]]:
     """Per rule set, the player's average accuracy (share of best moves, ``reviews.summarize``)
-    over their reviewed games, each game counting once whatever its length."""
+    over their reviewed games, each game counting once whatever its length. A game where the
+    player took a hint is left out: its best moves are not all the player's own."""
     by_rules: dict[str, tuple[dict[str, Any], list[float]]] = {}
     for result, review in reviewed:
+        if result.hints:
+            continue
         accuracy = review.players[result.seat]["accuracy"]
         if accuracy is not None:
             by_rules.setdefault(result.rule_key, (result.options, []))[1].append(accuracy)

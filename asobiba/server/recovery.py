@@ -44,7 +44,8 @@ def finish_if_over(store: Store, game: Game[Any], stored: StoredRoom, state: Any
     outcome = game.outcome(state)
     if stored.finished or outcome is None:
         return False
-    results = results_for(stored.id, game, stored.options, stored.seats, outcome)
+    hints = stored.hints_per_seat()
+    results = results_for(stored.id, game, stored.options, stored.seats, outcome, hints)
     return store.finish_room(stored.id, Finish(outcome, results))
 
 

@@ -16,11 +16,12 @@ from typing import Any, Protocol
 
 from asobiba.core.bots import Timed
 from asobiba.core.errors import GameError
-from asobiba.core.game import Game
+from asobiba.core.game import Game, analyses
+from asobiba.server.hints import HINT_SECONDS, Hint, Hinter, in_thread
 from asobiba.server.protocol import RoomError
 from asobiba.server.records import results_for
 from asobiba.server.recovery import replay
-from asobiba.server.store import Finish, Store, StoredRoom
+from asobiba.server.store import Finish, Store, StoredHint, StoredRoom
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +49,7 @@ class Room:
         game: Game[Any],
         store: Store,
         choose: BotChooser,
+        hinter: Hinter = in_thread,
     ) -> None:
         self.id = stored.id
         self.game = game
@@ -67,6 +69,13 @@ class Room:
         self._passed: dict[int, int] = {}
         """Bot seats that chose to do nothing, and the seq they chose it at."""
         self._timer: asyncio.TimerHandle | None = None
+        self._hinter = hinter
+        self.hints = stored.hints_per_seat()
+        """How many hints each seat took (its results carry it)."""
+        self._hint: tuple[int, int, Hint] | None = None
+        """The last hint given, ``(seq, seat, hint)``: asked again in the same position, the
+        same answer, neither worked out nor counted twice."""
+        self._hinting = False
 
     # --- reading -------------------------------------------------------------------------------
 
@@ -84,7 +93,7 @@ class Room:
     def idle(self) -> bool:
         """Nothing in flight: over, or no bot thinking and no timer armed. The log alone can then
         rebuild the room exactly as it is."""
-        return self.over or (not self._asked and self._timer is None)
+        return self.over or (not self._asked and self._timer is None and not self._hinting)
 
     def join(self, connection: Connection) -> None:
         """Watch the room: its sync, then every event. Synchronous on purpose: no event can fall
@@ -119,7 +128,8 @@ class Room:
 
     def finish(self, outcome: dict[str, Any]) -> Finish:
         """What the game's end writes beside its last event."""
-        return Finish(outcome, results_for(self.id, self.game, self.options, self.seats, outcome))
+        results = results_for(self.id, self.game, self.options, self.seats, outcome, self.hints)
+        return Finish(outcome, results)
 
     # --- acting --------------------------------------------------------------------------------
 
@@ -163,6 +173,39 @@ class Room:
                 self.connections[connection] = (version + 1, view)
                 connection.send({"type": "event", "seq": version + 1, **view})
         self.schedule()
+
+    async def hint(self, seat: int | None) -> Hint:
+        """The best move for ``seat`` now, and why: only for the seat to move, only in a game
+        where every other seat is a bot, one at a time. The hint is logged (``room_hints``) and
+        counted in the seat's result before it is returned. Raises ``RoomError``."""
+        if not analyses(self.game):
+            raise RoomError("no_hints", f"{self.game.name} offers no hints")
+        if seat is None:
+            raise RoomError("not_seated", "you have no seat in this room")
+        if any("bot" not in spec for other, spec in enumerate(self.seats) if other != seat):
+            raise RoomError("hints_bots_only", "hints are given only in games against the computer")
+        if self.over:
+            raise RoomError("game_over", "the game is over")
+        if seat not in self.game.to_move(self.state):
+            raise RoomError("not_your_turn", "a hint is for your own turn")
+        if self._hint is not None and self._hint[:2] == (self.seq, seat):
+            return self._hint[2]
+        if self._hinting:
+            raise RoomError("hint_busy", "a hint is already being worked out")
+        self._hinting = True
+        seq = self.seq
+        try:
+            hint = await self._hinter(self.game.name, self.state, HINT_SECONDS)
+        finally:
+            self._hinting = False
+        async with self.lock:
+            if self.seq != seq:
+                raise RoomError("hint_stale", "the position changed before the hint was ready")
+            logged = StoredHint(seq, seat, hint.action, time.time())
+            await asyncio.to_thread(self.store.add_hint, self.id, logged)
+            self.hints[seat] += 1
+            self._hint = (seq, seat, hint)
+        return hint
 
     # --- bots and timers -----------------------------------------------------------------------
 

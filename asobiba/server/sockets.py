@@ -27,6 +27,7 @@ from asobiba.server.protocol import (
     CLOSE_NOT_READING,
     CLOSE_RATE_LIMITED,
     Act,
+    AskHint,
     Pong,
     RoomError,
     error_message,
@@ -163,6 +164,10 @@ class SocketConnection:
                 await room.act(self.seat, message.action, arrived - self.latency.one_way())
             elif isinstance(message, Pong):
                 self.latency.pong(message.id)
+            elif isinstance(message, AskHint):
+                # To this connection alone: no other seat or watcher learns of it.
+                hint = await room.hint(self.seat)
+                self.send(hint.message())
             elif not self.sync_queued:
                 async with room.lock:
                     self.send(room.sync_message(self))

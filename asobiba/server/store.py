@@ -2,14 +2,34 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from asobiba.server.db import Player, Result, Review, RoomEvent, RoomRow
+from asobiba.server.db import (
+    LessonProgress,
+    Player,
+    Result,
+    Review,
+    RoomEvent,
+    RoomHint,
+    RoomRow,
+)
+
+
+@dataclass(frozen=True)
+class StoredHint:
+    """A hint given in a room: to ``seat``, after ``seq`` events, showing ``action``."""
+
+    seq: int
+    seat: int
+    action: dict[str, Any]
+    at: float
 
 
 @dataclass(frozen=True)
@@ -22,6 +42,13 @@ class StoredRoom:
     events: list[tuple[int | None, dict[str, Any] | None, float]]
     finished: bool
     outcome: dict[str, Any] | None
+    hints: tuple[StoredHint, ...] = ()
+    """The hints given, in order (they change no state, so ``events`` holds none)."""
+
+    def hints_per_seat(self) -> list[int]:
+        return [
+            sum(1 for hint in self.hints if hint.seat == seat) for seat in range(len(self.seats))
+        ]
 
 
 @dataclass(frozen=True)
@@ -121,6 +148,11 @@ class Store:
             events = session.scalars(
                 select(RoomEvent).where(RoomEvent.room_id == room_id).order_by(RoomEvent.seq)
             ).all()
+            hints = session.scalars(
+                select(RoomHint)
+                .where(RoomHint.room_id == room_id)
+                .order_by(RoomHint.seq, RoomHint.seat)
+            ).all()
             return StoredRoom(
                 id=row.id,
                 game=row.game,
@@ -130,7 +162,41 @@ class Store:
                 events=[(e.seat, e.action, e.at) for e in events],
                 finished=row.finished_at is not None,
                 outcome=row.outcome,
+                hints=tuple(StoredHint(h.seq, h.seat, h.action, h.at) for h in hints),
             )
+
+    def add_hint(self, room_id: str, hint: StoredHint) -> None:
+        """Log a hint beside the room's events (before it is shown, like a move)."""
+        with self.sessions.begin() as session:
+            session.add(
+                RoomHint(
+                    room_id=room_id,
+                    seq=hint.seq,
+                    seat=hint.seat,
+                    action=hint.action,
+                    at=hint.at,
+                )
+            )
+
+    def lessons_done(self, player_id: str, game: str) -> dict[str, datetime]:
+        """The lessons of ``game`` the player finished, and when."""
+        with self.sessions() as session:
+            rows = session.scalars(
+                select(LessonProgress).where(
+                    LessonProgress.player_id == player_id, LessonProgress.game == game
+                )
+            ).all()
+            return {row.lesson: row.done_at for row in rows}
+
+    def mark_lesson_done(self, player_id: str, game: str, lesson: str) -> None:
+        """Remember a finished lesson (the first time counts; doing it again changes nothing)."""
+        self.ensure_player(player_id)
+        with contextlib.suppress(IntegrityError), self.sessions.begin() as session:
+            # Two tabs finishing the same lesson at once: the second insert loses, harmlessly.
+            if session.get(LessonProgress, (player_id, game, lesson)) is None:
+                session.add(
+                    LessonProgress(player_id=player_id, game=game, lesson=lesson, done_at=now())
+                )
 
     def results(self, player_id: str, game: str) -> list[Result]:
         """A player's results in one game, oldest first."""

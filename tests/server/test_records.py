@@ -23,6 +23,7 @@ def result(
     seat: int = 0,
     players: int = 2,
     stats: dict[str, RecordValue] | None = None,
+    hints: int = 0,
 ) -> Result:
     return Result(
         id=n,
@@ -39,6 +40,7 @@ def result(
         score=24 + margin // 2,
         opponent_score=24 - margin // 2,
         margin=margin,
+        hints=hints,
         finished_at=T0 + timedelta(minutes=n),
     )
 
@@ -131,3 +133,16 @@ def test_a_tally_counts_each_label_over_the_rows_games_in_the_fields_order() -> 
     assert row["stats"] == {"place": [["1", 1], ["2", 2], ["9", 1]]}
     [empty] = summarize([result(5, "loss", -1)], ["casual"], fields)
     assert empty["stats"] == {"place": None}
+
+
+def test_games_with_hints_are_rows_of_their_own_after_the_unassisted_ones() -> None:
+    rows = summarize(
+        [result(1, "win", 10, hints=2), result(2, "loss", -4), result(3, "win", 6, hints=1)],
+        ["casual"],
+    )
+    assert [(row["hinted"], row["games"], row["wins"], row["losses"]) for row in rows] == [
+        (False, 1, 0, 1),
+        (True, 2, 2, 0),
+    ]
+    assert rows[0]["best_margin"] is None, "a hinted win is not the unassisted best margin"
+    assert [game["hints"] for game in game_list([result(1, "win", 10, hints=2)])] == [2]

@@ -153,7 +153,8 @@ def test_a_replay_has_one_frame_per_view_so_it_counts_no_secret_answers(
     assert stored is not None
     game = get_game("michikake")
     views = [game.observe(state, None) for state in states(game, stored)]
-    frames = api._frames(game, stored, None)
+    frames, _, shown = api._frames(game, stored, None)
     assert all(a != b for a, b in itertools.pairwise(frames))
     assert frames == [v for k, v in enumerate(views) if k == 0 or v != views[k - 1]]
     assert len(frames) < len(views), "some events (passes) changed nothing a spectator sees"
+    assert shown[-1] == len(frames) - 1 and len(shown) == len(views)

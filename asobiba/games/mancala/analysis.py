@@ -49,8 +49,8 @@ def explain(rules: Rules, board: list[int], player: int, pit: int) -> dict[str, 
             "ja": f"向かいの穴の石を横取りして{captured}個をストアに入れます。",
             "en": f"It captures: {captured} stones go to your store.",
         }
-    threat_before = _biggest_capture(rules, board, 1 - player)
-    threat_after = _biggest_capture(rules, after, 1 - player)
+    threat_before = biggest_capture(rules, board, 1 - player)
+    threat_after = biggest_capture(rules, after, 1 - player)
     if threat_before > threat_after:
         return {
             "ja": f"相手の横取り（{threat_before}個）を防ぎます。",
@@ -62,7 +62,7 @@ def explain(rules: Rules, board: list[int], player: int, pit: int) -> dict[str, 
     }
 
 
-def _biggest_capture(rules: Rules, board: list[int], player: int) -> int:
+def biggest_capture(rules: Rules, board: list[int], player: int) -> int:
     """The most stones ``player`` could capture with one move now (0: none)."""
     n = rules.pits
     base = player * (n + 1)

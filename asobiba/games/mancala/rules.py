@@ -17,9 +17,16 @@ from typing import Any
 
 from asobiba.core.bots import Bot
 from asobiba.core.errors import IllegalAction, InvalidOptions
-from asobiba.core.game import Analysis, DesignedValue, Grade, RecordField
+from asobiba.core.game import (
+    Analysis,
+    DesignedValue,
+    Grade,
+    Lesson,
+    LessonVerdict,
+    RecordField,
+)
 from asobiba.core.options import OptionSpec, resolve_options
-from asobiba.games.mancala import analysis
+from asobiba.games.mancala import analysis, lessons
 from asobiba.games.mancala import board as kernel
 from asobiba.games.mancala.board import Rules
 from asobiba.games.mancala.data import GRADES, LEVELS, Grades, Level
@@ -270,6 +277,14 @@ class Mancala:
     def explain(self, state: MancalaState, action: Any) -> dict[str, str]:
         pit = self._check(state, state.player, action)
         return analysis.explain(state.rules, list(state.board), state.player, pit)
+
+    def lessons(self) -> list[Lesson]:
+        """The lessons of /learn/mancala (lessons.toml)."""
+        return lessons.lessons(self)
+
+    def check_lesson(self, lesson_id: str, actions: list[Any]) -> LessonVerdict:
+        """Judge a learner's moves in a lesson with the engine (see lessons.py)."""
+        return lessons.check(self, lesson_id, actions)
 
     def _check(self, state: MancalaState, seat: int, action: Any) -> int:
         if state.over:

@@ -13,7 +13,7 @@ export function h(tag, attrs = {}, ...children) {
       node.addEventListener(name.slice(2), value);
     } else node.setAttribute(name, value === true ? "" : String(value));
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
@@ -30,7 +30,7 @@ export function svg(tag, attrs = {}, ...children) {
     if (name === "class") node.setAttribute("class", value);
     else node.setAttribute(name, String(value));
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined) continue;
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }

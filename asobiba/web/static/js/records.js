@@ -156,8 +156,11 @@ function ruleSetGroup(rows, info, fields, accuracy) {
   );
 }
 
-/** Every rule set (and number of players) in one table: the same columns at the same places. */
-function ruleSetsTable(rows, info, fields, accuracies = []) {
+/**
+ * Every rule set (and number of players) in one table: the same columns at the same places.
+ * `accuracies`: the reviewed games' average accuracy per rule set. `kind` names the table: "sets" (unassisted games) or "hinted" (games with hints, kept apart).
+ */
+function ruleSetsTable(rows, info, fields, accuracies = [], kind = "sets") {
   const accuracy = new Map(accuracies.map((entry) => [entry.rule_key, entry]));
   const groups = new Map();
   for (const row of rows) {
@@ -186,7 +189,10 @@ function ruleSetsTable(rows, info, fields, accuracies = []) {
     { class: "table-wrap" },
     h(
       "table",
-      { class: "table table--stack records-table", id: `record-sets-${info.game}` },
+      {
+        class: "table table--stack records-table",
+        id: kind === "sets" ? `record-sets-${info.game}` : `record-hinted-${info.game}`,
+      },
       head,
       [...groups.values()].map((group) => ruleSetGroup(group, info, fields, accuracy)),
     ),
@@ -223,7 +229,12 @@ function gamesTable(games, info) {
       cell("records.col.rules", ruleName(game.options ?? {}, info.options), { wide: true }),
       cell("records.col.level", levelName(game.level, info.levels)),
       cell("records.col.seat", seatName(game.seat, game.players)),
-      cell("records.col.result", resultBadge(game.result)),
+      cell("records.col.result", [
+        resultBadge(game.result),
+        game.hints
+          ? [" ", h("span", { class: "badge badge--accent" }, t("records.hinted_badge", { n: game.hints }))]
+          : null,
+      ]),
       cell(score, scoreText(game), { numeric: true }),
       cell(
         "records.replay",
@@ -313,8 +324,21 @@ function gameRecords(info, records, rooms, depth) {
     );
     return parts;
   }
+  const fields = records.fields ?? [];
+  const plain = rows.filter((row) => !row.hinted);
+  const hinted = rows.filter((row) => row.hinted);
+  if (plain.length || !hinted.length) parts.push(part("sets", t("nav.records"), ruleSetsTable(plain, info, fields, records.accuracy)));
+  if (hinted.length) {
+    parts.push(
+      part(
+        "hinted",
+        t("records.hinted"),
+        h("p", { class: "muted" }, t("records.hinted_note")),
+        ruleSetsTable(hinted, info, fields, [], "hinted"),
+      ),
+    );
+  }
   parts.push(
-    part("sets", t("nav.records"), ruleSetsTable(rows, info, records.fields ?? [], records.accuracy)),
     part(
       "games",
       t("records.games"),

@@ -44,6 +44,23 @@ let module = null;
 let context = null;
 /** The game's review (a game whose engine values moves: `can_review`), else null. */
 let review = null;
+/** The hints taken in the game: {frame, seat, action (the viewer's own only)}. */
+let hints = [];
+
+const hintsHere = () => hints.filter((hint) => hint.frame === index);
+
+/** Say under the move that a hint was taken in this position. */
+function sayHints() {
+  for (const hint of hintsHere()) {
+    const line = t("replay.hinted", { who: context.name(hint.seat) });
+    moveText.append(h("span", { class: "replay-line replay-hint" }, line));
+  }
+}
+
+/** Draw on the board the move a hint showed (the viewer's own hints carry it). */
+function markHints() {
+  for (const hint of hintsHere()) if (hint.action) board.showHint?.(hint.action);
+}
 
 function update() {
   scrub.value = String(index);
@@ -56,6 +73,7 @@ function update() {
     delete moveText.dataset.lines;
     moveText.textContent = said;
   }
+  sayHints();
   document.getElementById("first").disabled = index === 0;
   document.getElementById("prev").disabled = index === 0;
   document.getElementById("next").disabled = index >= frames.length - 1;
@@ -84,6 +102,7 @@ function go(target, { animate = false } = {}) {
     const previous = frames[index - 1] ?? null;
     if (step) await board.play(frames[index], { fast: waiting > 0, previous });
     else board.show(frames[index], { previous });
+    if (index === next) markHints();
   });
   return navigation;
 }
@@ -158,6 +177,7 @@ async function main() {
   const viewer = replay.seat ?? null;
   const level = levelName(replay.level, info.levels);
   frames = replay.frames;
+  hints = replay.hints ?? [];
   views.own = frames;
   context = {
     viewer, // the viewer's seat in this game; null when they did not play it
@@ -184,6 +204,7 @@ async function main() {
   index = 0;
   board.show(frames[0]);
   update();
+  markHints();
 
   document.getElementById("first").addEventListener("click", () => {
     stopAutoplay();

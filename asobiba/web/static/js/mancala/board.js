@@ -88,6 +88,7 @@ export class MancalaBoard {
     this.wakers = new Set();
     this.obs = null;
     this.legalNow = [];
+    this.hinted = null;
     this.gen = 0;
     this.current = null;
     this.phone = window.matchMedia(PHONE);
@@ -108,6 +109,7 @@ export class MancalaBoard {
       this.reconcile(this.obs, 0);
       this.markLast(this.obs.last);
       this.setLegal(this.legalNow);
+      this.markHint(this.hinted);
     }
   }
 
@@ -552,6 +554,7 @@ export class MancalaBoard {
     this.gen += 1;
     if (this.busy) this.skip();
     this.clearCallout();
+    this.markHint(null);
     // In Basic the stores only take stones out of play: their counts decide nothing.
     this.root.classList.toggle("mb--basic", obs.options?.variant === "basic");
     this.legalNow = legal;
@@ -592,6 +595,19 @@ export class MancalaBoard {
   press(i) {
     if (!this.legal.has(i) || this.busy) return;
     this.onPit?.(i);
+  }
+
+  /** Ring the viewer's pit `pit` as the hinted move (null: none). A new position clears it. */
+  markHint(pit) {
+    this.hinted = pit;
+    for (let i = 0; i < this.n; i++) {
+      this.pitNodes.get(pitKey(this.seat, i))?.classList.toggle("is-hinted", i === pit);
+      const hit = this.hitNodes.get(pitKey(this.seat, i));
+      if (hit) {
+        if (i === pit) hit.dataset.hinted = "";
+        else delete hit.dataset.hinted;
+      }
+    }
   }
 
   markLast(last) {
@@ -670,6 +686,7 @@ export class MancalaBoard {
 
   async animate(obs, { legal = [], fast = false, whose = null }) {
     this.clearCallout();
+    this.markHint(null);
     const last = obs.last;
     const who = whose ?? (last && last.seat === this.seat ? "you" : "computer");
     const { step, fly } = fast ? SPEEDS.instant : this.timing();
@@ -773,6 +790,24 @@ export class MancalaBoard {
   }
 }
 
+// --- the lessons (learn.js) -------------------------------------------------------------------
+
+/**
+ * The board of a lesson in `stage`: the learner at the bottom; a pressed pit calls
+ * `onMove({pit})`. `show` sets a position at once, `play` animates the move that led to it.
+ */
+export function mountLesson(stage, { onMove }) {
+  const root = h("div", { class: "mancala", id: "board" });
+  stage.replaceChildren(root);
+  const board = new MancalaBoard(root, { seat: 0, onPit: (pit) => onMove({ pit }) });
+  return {
+    show: (view, legal) => board.show(view, { legal }),
+    play: (view, legal) => board.play(view, { legal, whose: "you" }),
+    setLegal: (legal) => board.setLegal(legal),
+    setSpeed: (speed) => board.setSpeed(speed),
+  };
+}
+
 // --- the replay viewer (replay.js) ------------------------------------------------------------
 
 /** The board in a replay: each step's call-outs say whose move it was. */
@@ -833,6 +868,11 @@ class ReplayBoard extends MancalaBoard {
     };
     if (marks.played && marks.played.pit !== marks.best.pit) ring(marks.played.pit, "played");
     ring(marks.best.pit, "best");
+  }
+
+  /** A hint the viewer took in this position: ring the pit it showed. */
+  showHint(action) {
+    this.markHint(action.pit);
   }
 }
 

@@ -5,7 +5,7 @@
 // or none for a spectator, who watches without acting. Messages are queued and handled one at a
 // time, so the bot's reply (which arrives right after the player's move) animates after it.
 // See docs/ARCHITECTURE.md for the contract.
-import { tn, t } from "../i18n.js";
+import { LANG, pick, tn, t } from "../i18n.js";
 import { PlayPage } from "../play-page.js";
 import { levelName, ruleName } from "../rules-name.js";
 import { bindSpeed } from "../speed.js";
@@ -17,6 +17,9 @@ const nameYou = document.getElementById("name-you");
 const nameThem = document.getElementById("name-them");
 const resultBarScore = document.getElementById("result-bar-score");
 const resultBarDetail = document.getElementById("result-bar-detail");
+const assist = document.getElementById("assist");
+const hintButton = document.getElementById("hint-button");
+const hintSaid = document.getElementById("hint-said");
 
 const board = new MancalaBoard(document.getElementById("board"), {
   seat: 0,
@@ -28,6 +31,8 @@ let obs = null;
 let legal = [];
 let hurry = false;
 let resultShown = false;
+let hintAsked = false;
+let hintsUsed = 0;
 
 const page = new PlayPage({
   preview,
@@ -65,6 +70,9 @@ function enter(created) {
   obs = null;
   legal = [];
   resultShown = false;
+  hintAsked = false;
+  hintsUsed = 0;
+  hintSaid.textContent = "";
   board.setSeat(created.seat ?? 0);
   board.setLegal([]);
   const settings = created.settings ?? {};
@@ -92,11 +100,22 @@ async function handle(msg) {
   } else if (msg.type === "event") {
     obs = msg.obs;
     legal = msg.legal ?? [];
+    hintSaid.textContent = "";
     // Until the stones land, say whose stones are moving, not whose turn comes next.
     if (obs.last) page.setTurn("sowing", sowingLabel(obs.last.seat));
     await board.play(obs, { legal, fast: hurry, whose: whose(obs.last) });
     afterUpdate();
+  } else if (msg.type === "hint") {
+    hintAsked = false;
+    hintsUsed += 1;
+    board.markHint(msg.action.pit);
+    // Japanese sentences follow each other without a space.
+    const gap = LANG === "ja" ? "" : " ";
+    const words = t("assist.said", { n: msg.action.pit + 1, why: pick(msg.why) });
+    hintSaid.textContent = [words, outlook(msg.value), t("assist.apart")].filter(Boolean).join(gap);
+    afterUpdate();
   } else if (msg.type === "error") {
+    hintAsked = false;
     toast(page.errorText(msg), { kind: "error" });
     board.setLegal(legal);
     if (obs) afterUpdate();
@@ -135,9 +154,44 @@ function turnLabel(kind) {
   return { you: t("play.turn.you"), them: t("play.turn.opponent") }[kind] ?? t("play.connecting");
 }
 
+/**
+ * The hint button: only for the seated player in a game against the computer (the server
+ * checks again and refuses anyone else), usable on their own turn, one hint at a time.
+ */
+function showAssist(kind) {
+  const players = page.room?.players ?? [];
+  const againstBots = players.every((player, seat) => seat === mySeat() || player.kind === "bot");
+  assist.hidden = !page.data.hints || mySeat() === null || !againstBots || kind === "over";
+  hintButton.disabled = kind !== "you" || hintAsked || board.busy;
+  hintButton.textContent = hintAsked ? t("assist.thinking") : t("assist.ask");
+  assist.dataset.used = String(hintsUsed);
+}
+
+/** Where best play leads, in stones: Kalah counts stones; Basic's values are a race's. */
+function outlook(value) {
+  if (obs?.options?.variant !== "kalah" || typeof value !== "number") return "";
+  const n = Math.round(Math.abs(value));
+  if (n === 0) return t("assist.even");
+  return tn(value > 0 ? "assist.ahead" : "assist.behind", n);
+}
+
+function askHint() {
+  if (hintButton.disabled || !page.socket) return;
+  hintAsked = true;
+  showAssist(turnKind());
+  if (!page.socket.send({ type: "hint" })) {
+    hintAsked = false;
+    toast(t("play.reconnecting"));
+    showAssist(turnKind());
+  }
+}
+
+hintButton.addEventListener("click", askHint);
+
 function afterUpdate() {
   const kind = turnKind();
   page.setTurn(kind, turnLabel(kind));
+  showAssist(kind);
   // A call-out belongs to its move: the opponent's is gone once the turn comes back to you.
   if (kind === "you" && obs.last && obs.last.seat !== mySeat()) board.clearCallout();
   if (kind === "over") {

@@ -1,0 +1,91 @@
+"""Lessons over HTTP: the engine's verdict, progress per guest, clear errors for bad input."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from asobiba.games.mancala.lessons import LESSON_BY_ID
+
+
+def answer(client: TestClient, lesson: str, *pits: int) -> Any:
+    moves = [{"pit": pit - 1} for pit in pits]
+    return client.post(f"/api/learn/mancala/{lesson}", json={"moves": moves})
+
+
+def done(client: TestClient) -> set[str]:
+    listed = client.get("/api/learn/mancala").json()["lessons"]
+    return {lesson["id"] for lesson in listed if lesson["done"]}
+
+
+def test_the_lessons_list_positions_and_nothing_is_done_at_first(client: TestClient) -> None:
+    body = client.get("/api/learn/mancala").json()
+    assert body["game"] == "mancala"
+    first = body["lessons"][0]
+    assert first["id"] == "sowing"
+    assert first["view"]["pits"][0] == [0, 2, 0, 2, 0, 2]
+    assert {"pit": 5} in first["legal"]
+    assert not any(lesson["done"] for lesson in body["lessons"])
+
+
+def test_a_right_answer_is_remembered_for_that_guest_only(client: TestClient) -> None:
+    wrong = answer(client, "capture", LESSON_BY_ID["capture"].wrong)
+    assert wrong.status_code == 200
+    assert wrong.json()["status"] == "wrong"
+    assert done(client) == set()
+    right = answer(client, "capture", *LESSON_BY_ID["capture"].answer)
+    assert right.json()["status"] == "right"
+    assert right.json()["feedback"]["en"]
+    assert done(client) == {"capture"}
+    assert answer(client, "capture", *LESSON_BY_ID["capture"].answer).json()["status"] == "right"
+    assert done(client) == {"capture"}
+    with TestClient(client.app) as other:
+        assert done(other) == set(), "another guest's progress is their own"
+        chain = LESSON_BY_ID["chain"].answer
+        assert answer(other, "chain", *chain[:2]).json()["status"] == "continue"
+        assert done(other) == set(), "a lesson half done is not done"
+        assert answer(other, "chain", *chain).json()["status"] == "right"
+        assert done(other) == {"chain"}
+    assert done(client) == {"capture"}
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "status", "code"),
+    [
+        ("/api/learn/mancala/no-such-lesson", {"moves": [{"pit": 1}]}, 404, "unknown_lesson"),
+        ("/api/learn/mokochaka/sowing", {"moves": [{"pit": 1}]}, 404, "no_lessons"),
+        ("/api/learn/chess/sowing", {"moves": [{"pit": 1}]}, 404, "no_lessons"),
+        ("/api/learn/mancala/sowing", {"moves": [{"pit": 0}]}, 400, "illegal_action"),
+        ("/api/learn/mancala/sowing", {"moves": [{"pit": 9}]}, 400, "illegal_action"),
+        ("/api/learn/mancala/sowing", {"moves": []}, 400, "bad_request"),
+        ("/api/learn/mancala/sowing", {"moves": "5"}, 400, "bad_request"),
+        ("/api/learn/mancala/sowing", {"moves": [{"pit": 5}], "seat": 1}, 400, "bad_request"),
+        ("/api/learn/mancala/sowing", {"moves": [{"pit": 5}] * 33}, 400, "bad_request"),
+    ],
+)
+def test_bad_input_gets_a_clear_error_and_changes_nothing(
+    client: TestClient, path: str, body: Any, status: int, code: str
+) -> None:
+    response = client.post(path, json=body)
+    assert response.status_code == status, response.text
+    assert response.json()["error"]["code"] == code
+    assert response.json()["error"]["message"]
+    assert done(client) == set()
+
+
+def test_a_body_that_is_not_json_is_refused(client: TestClient) -> None:
+    response = client.post(
+        "/api/learn/mancala/sowing", content=b"{moves", headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "bad_request"
+
+
+def test_the_learn_page_exists_only_for_a_game_with_lessons(client: TestClient) -> None:
+    page = client.get("/learn/mancala")
+    assert page.status_code == 200
+    assert 'id="lessons"' in page.text
+    assert client.get("/learn/mokochaka").status_code == 404
+    assert client.get("/learn/nothing").status_code == 404
