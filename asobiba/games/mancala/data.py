@@ -29,6 +29,9 @@ class Level:
     source: str
     reason: str
     reason_ja: str
+    endgame: bool = False
+    """Reads the endgame table (endgame.py) where the rules have one: exact once few stones
+    remain. Only the top level: the table plays perfectly, which no human-like level should."""
 
 
 def _load() -> list[Level]:
