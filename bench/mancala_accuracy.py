@@ -21,6 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from asobiba.games import get_game
+from asobiba.games.mancala import endgame
+from asobiba.games.mancala.board import Rules
 from asobiba.games.mancala.bots import make_bot
 
 SET = Path(__file__).with_name("mancala_positions.json")
@@ -30,6 +32,7 @@ def measure(level: str, positions: list[dict[str, Any]], nodes: int | None) -> d
     game: Any = get_game("mancala")
     start = game.new_state({}, 2, 0)
     bot = make_bot(level, 1, nodes=nodes)
+    endgame.ensure(Rules())  # a process reads the table once (built once per data directory)
     lost: list[int] = []
     times: list[float] = []
     by_stones: dict[str, list[int]] = {"14-20": [], "21-30": [], "31-40": []}

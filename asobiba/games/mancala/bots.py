@@ -20,7 +20,7 @@ from typing import Any
 
 from asobiba.core.bots import Bot
 from asobiba.core.errors import InvalidOptions
-from asobiba.games.mancala import endgame, native
+from asobiba.games.mancala import book, endgame, native
 from asobiba.games.mancala.board import Rules, finish, sow
 from asobiba.games.mancala.data import LEVEL_BY_ID, Level
 from asobiba.games.mancala.search import SCALE, Result, Search
@@ -152,7 +152,8 @@ class SearchBot(_MancalaBot):
     move within ``nodes`` and ``time``. Kalah runs on the C kernel where it was built: the same
     values and moves, so the levels without a budget play as they did, and the expert's node
     budget is counted in the kernel's positions (on the pure-Python fallback its clock stops it
-    first). A level with ``endgame`` loads the endgame table first (built once, endgame.py).
+    first). A level with ``endgame`` loads the endgame table first (built once, endgame.py); one
+    with ``book`` plays the opening book's move where it has one (book.py).
     """
 
     def __init__(self, level: Level, seed: int, clock: Callable[[], float]) -> None:
@@ -167,6 +168,9 @@ class SearchBot(_MancalaBot):
         if level.blunder and rng.random() < level.blunder:
             values = Search(rules).values(board, player, level.depth)
             return self._softmax({p: v / SCALE for p, v in values.items()}, rng)
+        booked = book.move(rules, board, player) if level.book else None
+        if booked is not None:
+            return booked
         if native.available(rules):
             tabled = level.endgame and endgame.ensure(rules)
             self.last = native.best(

@@ -32,6 +32,8 @@ class Level:
     endgame: bool = False
     """Reads the endgame table (endgame.py) where the rules have one: exact once few stones
     remain. Only the top level: the table plays perfectly, which no human-like level should."""
+    book: bool = False
+    """Plays the opening book's move (book.py) where it has one: the top level only, too."""
 
 
 def _load() -> list[Level]:
