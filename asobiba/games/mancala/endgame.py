@@ -75,7 +75,8 @@ def ensure(rules: Rules, directory: Path | None = None, stones: int = STONES) ->
 
 
 def unload() -> None:
-    """Forget every loaded table (for tests that load a small one)."""
+    """Forget every loaded table (for tests that load a small one). Never while a search runs
+    in another thread: the kernel frees the table it reads."""
     with _lock:
         if native.KERNEL is not None:
             native.KERNEL.unload_endgame()
