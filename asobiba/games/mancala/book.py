@@ -1,8 +1,7 @@
 """The expert's opening book for default Kalah: book.json, made by bench/mancala_book.py.
 
-The first player's first moves, each with the best move of a search deeper than a move's one
-second reaches (the file says how deep), and the second player's first move after each first
-turn, solved exactly (every move's final margin). The top level plays the book's move when it
+Positions of the first moves of either seat, each with the best move of a search deeper than a
+move's one second reaches (the file says how deep). The top level plays the book's move when it
 has one; any other position, or any other rule set, is searched as usual.
 """
 
@@ -27,14 +26,9 @@ def key(board: list[int], player: int) -> str:
 
 @cache
 def _moves() -> dict[str, int]:
-    """Every position's move: the searched ones, and the best of each solved one."""
     if not PATH.exists():
         return {}
-    data = json.loads(PATH.read_text(encoding="utf-8"))
-    moves = dict(data["moves"])
-    for key, values in data["exact"].items():
-        moves[key] = int(max(values, key=lambda pit: values[pit]))
-    return moves
+    return dict(json.loads(PATH.read_text(encoding="utf-8"))["moves"])
 
 
 def depth() -> int:
