@@ -721,21 +721,32 @@ static int bits_for(long long nodes) {
     return bits;
 }
 
-/* best(board, player, n, capture, leftovers, depth, nodes, seconds, endgame)
- *   -> (pit, value, depth, exact, nodes); `endgame`: read the rules' endgame table if loaded. */
-static PyObject *py_best(PyObject *self, PyObject *args) {
+/* The arguments best() and analyse() share: (board, player, n, capture, leftovers, depth, nodes,
+ * seconds, endgame), `endgame` meaning: read the rules' endgame table if one is loaded. Sets up
+ * the search; returns 0 with a Python error set on bad input. */
+static int search_args(PyObject *args, Search *s, Board b, int *player, int *depth) {
     PyObject *board;
-    int player, n, capture, leftovers, depth, use_endgame;
+    int n, capture, leftovers, use_endgame;
     long long nodes;
     double seconds;
-    if (!PyArg_ParseTuple(args, "OiiipiLdp", &board, &player, &n, &capture, &leftovers, &depth, &nodes, &seconds,
+    if (!PyArg_ParseTuple(args, "OiiipiLdp", &board, player, &n, &capture, &leftovers, depth, &nodes, &seconds,
                           &use_endgame))
-        return NULL;
+        return 0;
     Rules r;
-    Board b;
-    if (!parse_position(board, n, capture, leftovers, &r, b)) return NULL;
+    if (!parse_position(board, n, capture, leftovers, &r, b)) return 0;
+    if (!search_init(s, &r, use_endgame, nodes ? bits_for(nodes) : 21, nodes, seconds)) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    return 1;
+}
+
+/* best(...search_args) -> (pit, value, depth, exact, nodes) */
+static PyObject *py_best(PyObject *self, PyObject *args) {
     Search s;
-    if (!search_init(&s, &r, use_endgame, nodes ? bits_for(nodes) : 21, nodes, seconds)) return PyErr_NoMemory();
+    Board b;
+    int player, depth;
+    if (!search_args(args, &s, b, &player, &depth)) return NULL;
     Best result;
     Py_BEGIN_ALLOW_THREADS result = search_best(&s, b, player, depth);
     Py_END_ALLOW_THREADS free(s.table);
@@ -743,21 +754,13 @@ static PyObject *py_best(PyObject *self, PyObject *args) {
                          result.nodes);
 }
 
-/* analyse(board, player, n, capture, leftovers, max_depth, nodes, seconds, endgame)
- *   -> [(pit, value, exact)] from the deepest full-window iteration that finished. */
+/* analyse(...search_args) -> [(pit, value, exact)] from the deepest full-window iteration that
+ * finished, up to `depth` or until every value is exact. */
 static PyObject *py_analyse(PyObject *self, PyObject *args) {
-    PyObject *board;
-    int player, n, capture, leftovers, max_depth, use_endgame;
-    long long nodes;
-    double seconds;
-    if (!PyArg_ParseTuple(args, "OiiipiLdp", &board, &player, &n, &capture, &leftovers, &max_depth, &nodes,
-                          &seconds, &use_endgame))
-        return NULL;
-    Rules r;
-    Board b;
-    if (!parse_position(board, n, capture, leftovers, &r, b)) return NULL;
     Search s;
-    if (!search_init(&s, &r, use_endgame, nodes ? bits_for(nodes) : 21, nodes, seconds)) return PyErr_NoMemory();
+    Board b;
+    int player, max_depth;
+    if (!search_args(args, &s, b, &player, &max_depth)) return NULL;
     int pits[MAXN], values[MAXN], exact[MAXN], count = 0, done = 0;
     int p2[MAXN], v2[MAXN], e2[MAXN], c2;
     Py_BEGIN_ALLOW_THREADS for (int d = 1; d <= max_depth; d++) {
