@@ -11,11 +11,14 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
+# The C kernel is compiled by the install: a change to its source reinstalls.
+KERNEL_SRC := asobiba/games/mancala/_kernel.c
+
+$(VENV)/.installed: pyproject.toml $(KERNEL_SRC) | $(BIN)/python
 	$(BIN)/pip install -q -e .
 	touch $@
 
-$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-test: pyproject.toml $(KERNEL_SRC) | $(BIN)/python
 	$(BIN)/pip install -q -e '.[test]'
 	touch $(VENV)/.installed $@
 

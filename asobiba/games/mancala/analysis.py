@@ -13,8 +13,10 @@ race evaluation in units of the farthest stone's work (search.py), a rough guide
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 
 from asobiba.core.game import Analysis, MoveValue
+from asobiba.games.mancala import endgame, native
 from asobiba.games.mancala.board import Rules, finish, sow
 from asobiba.games.mancala.search import SCALE, WIN, Search
 
@@ -22,13 +24,31 @@ MAX_DEPTH = 64
 
 
 def analyse(rules: Rules, board: list[int], player: int, seconds: float) -> Analysis:
-    """Value every legal move of ``player`` on ``board`` within about ``seconds``."""
-    search = Search(rules, time=seconds, clock=time.perf_counter)
-    graded = search.analyse(board, player, MAX_DEPTH)
-    moves = [
-        MoveValue({"pit": pit}, _stones(rules, value), exact)
-        for pit, (value, exact) in graded.items()
-    ]
+    """Value every legal move of ``player`` on ``board`` within about ``seconds``.
+
+    With the C kernel (Kalah): the exact solver first, with half the time; if it cannot finish,
+    the deepening search with the rest, whose lines end at the endgame table where the rules have
+    one (so a value there is exact once the search reached it on every line). Without the kernel
+    (Basic, or no C compiler): the pure-Python search with all the time.
+    """
+    if native.available(rules):
+        tabled = endgame.ensure(rules)
+        started = time.perf_counter()
+        solved = native.solve(rules, board, player, seconds=seconds / 2, endgame=tabled)
+        if solved is not None:
+            return _analysis(player, ((pit, float(value), True) for pit, value in solved.items()))
+        left = max(seconds - (time.perf_counter() - started), seconds / 4)
+        graded = native.analyse(rules, board, player, MAX_DEPTH, 0, left, endgame=tabled)
+    else:
+        search = Search(rules, time=seconds, clock=time.perf_counter)
+        graded = search.analyse(board, player, MAX_DEPTH)
+    return _analysis(
+        player, ((pit, _stones(rules, value), exact) for pit, (value, exact) in graded.items())
+    )
+
+
+def _analysis(player: int, valued: Iterable[tuple[int, float, bool]]) -> Analysis:
+    moves = [MoveValue({"pit": pit}, value, exact) for pit, value, exact in valued]
     moves.sort(key=lambda move: -move.value)
     return Analysis(player, tuple(moves))
 

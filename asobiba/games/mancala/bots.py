@@ -20,6 +20,7 @@ from typing import Any
 
 from asobiba.core.bots import Bot
 from asobiba.core.errors import InvalidOptions
+from asobiba.games.mancala import book, endgame, native
 from asobiba.games.mancala.board import Rules, finish, sow
 from asobiba.games.mancala.data import LEVEL_BY_ID, Level
 from asobiba.games.mancala.search import SCALE, Result, Search
@@ -32,11 +33,14 @@ def make_bot(
     nodes: int | None = None,
     time: float | None = None,
     clock: Callable[[], float] = _time.perf_counter,
+    endgame: bool | None = None,
 ) -> Bot:
-    """The bot of ``level`` (an id from data.toml); ``nodes``/``time`` override its budget.
+    """The bot of ``level`` (an id from data.toml); ``nodes``/``time``/``endgame`` override its
+    budget and whether it reads the endgame table.
 
     The overrides exist for tests and benchmarks that need a fast or a fixed-size expert. The
-    clock is read only by levels with a time budget.
+    clock is read only by levels with a time budget, and only by the pure-Python search (the C
+    kernel reads its own monotonic clock).
     """
     try:
         spec = LEVEL_BY_ID[level]
@@ -46,6 +50,8 @@ def make_bot(
         ) from None
     if nodes is not None or time is not None:
         spec = _with_budget(spec, nodes, time)
+    if endgame is not None:
+        spec = replace(spec, endgame=endgame)
     if spec.depth == 0:
         return NoviceBot(spec, seed)
     return SearchBot(spec, seed, clock)
@@ -138,11 +144,16 @@ class NoviceBot(_MancalaBot):
 
 
 class SearchBot(_MancalaBot):
-    """Negamax alpha-beta (search.py) to ``depth`` moves, or as deep as the budget allows.
+    """Negamax alpha-beta (search.py, or the same in C: native.py) to ``depth`` moves, or as deep
+    as the budget allows.
 
     On a slip (chance ``blunder``) every move is valued ``depth`` moves deep with a full window
     and the softmax draws one, maybe a lesser one; otherwise iterative deepening finds the best
-    move within ``nodes`` and ``time``.
+    move within ``nodes`` and ``time``. Kalah runs on the C kernel where it was built: the same
+    values and moves, so the levels without a budget play as they did, and the expert's node
+    budget is counted in the kernel's positions (on the pure-Python fallback its clock stops it
+    first). A level with ``endgame`` loads the endgame table first (built once, endgame.py); one
+    with ``book`` plays the opening book's move where it has one (book.py).
     """
 
     def __init__(self, level: Level, seed: int, clock: Callable[[], float]) -> None:
@@ -157,6 +168,15 @@ class SearchBot(_MancalaBot):
         if level.blunder and rng.random() < level.blunder:
             values = Search(rules).values(board, player, level.depth)
             return self._softmax({p: v / SCALE for p, v in values.items()}, rng)
+        booked = book.move(rules, board, player) if level.book else None
+        if booked is not None:
+            return booked
+        if native.available(rules):
+            tabled = level.endgame and endgame.ensure(rules)
+            self.last = native.best(
+                rules, board, player, level.depth, level.nodes, level.time, endgame=tabled
+            )
+            return self.last.pit
         clock = self._clock if level.time else None
         search = Search(rules, nodes=level.nodes, time=level.time, clock=clock)
         self.last = search.best(board, player, level.depth)

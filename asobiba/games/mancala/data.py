@@ -31,6 +31,11 @@ class Level:
     source: str
     reason: str
     reason_ja: str
+    endgame: bool = False
+    """Reads the endgame table (endgame.py) where the rules have one: exact once few stones
+    remain. Only the top level: the table plays perfectly, which no human-like level should."""
+    book: bool = False
+    """Plays the opening book's move (book.py) where it has one: the top level only, too."""
 
 
 @dataclass(frozen=True)

@@ -25,9 +25,9 @@ FAST_EXPERT_NODES = 1500
 
 
 def bot(level: str, seed: int) -> Any:
-    """A level's bot; the expert on a small node budget and no clock."""
+    """A level's bot; the expert on a small node budget, no clock and no endgame table."""
     if LEVEL_BY_ID[level].time:
-        return make_bot(level, seed, nodes=FAST_EXPERT_NODES, time=0.0)
+        return make_bot(level, seed, nodes=FAST_EXPERT_NODES, time=0.0, endgame=False)
     return make_bot(level, seed)
 
 

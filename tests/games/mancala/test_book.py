@@ -1,0 +1,45 @@
+"""The expert's opening book (book.json): its moves are the search's best at the book's depth,
+and the expert plays them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from asobiba.games import get_game
+from asobiba.games.mancala import book, native
+from asobiba.games.mancala.board import Rules, initial_board
+from asobiba.games.mancala.bots import make_bot
+
+GAME = get_game("mancala")
+
+
+def entries() -> dict[str, int]:
+    return dict(json.loads(book.PATH.read_text(encoding="utf-8"))["moves"])
+
+
+def test_the_book_covers_both_seats_from_the_start() -> None:
+    moves = entries()
+    assert book.key(initial_board(Rules()), 0) in moves
+    assert {key.rsplit("/", 1)[1] for key in moves} == {"0", "1"}
+    assert book.depth() > 16
+
+
+@pytest.mark.skipif(native.KERNEL is None, reason="the C kernel was not built")
+def test_a_sample_of_the_book_is_the_search_s_best_move_at_the_book_s_depth() -> None:
+    moves = entries()
+    for key in sorted(moves)[::40][:2]:
+        cells, player = key.split("/")
+        board = [int(x) for x in cells.split(",")]
+        found = native.best(Rules(), board, int(player), book.depth(), 0, 0.0)
+        assert found.pit == moves[key], key
+
+
+def test_the_expert_plays_the_book_and_only_for_the_default_rules() -> None:
+    start = GAME.new_state({}, 2, 0)
+    obs = GAME.observe(start, 0)
+    expert = make_bot("expert", 1, nodes=1000, time=0.0, endgame=False)
+    opening = book.move(Rules(), initial_board(Rules()), 0)
+    assert expert.choose(obs, GAME.legal_actions(start, 0)) == {"pit": opening}
+    assert book.move(Rules(seeds=5), [5] * 6 + [0] + [5] * 6 + [0], 0) is None
