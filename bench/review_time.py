@@ -7,7 +7,7 @@ engine time per position), timed from the start until the review is stored. Prin
 table: moves, seconds per position, workers, wall time, the share of moves valued exactly, and
 each seat's accuracy.
 
-    .venv/bin/python bench/review_time.py            # --seconds 1.0 --workers 1 --moves 40
+    .venv/bin/python bench/review_time.py            # --seconds 0.5 --workers 1 --moves 40
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ async def review(store: Store, room_id: str, seconds: float, workers: int) -> fl
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=1.0, help="engine time per position")
+    parser.add_argument("--seconds", type=float, default=0.5, help="engine time per position")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--moves", type=int, default=40)
     parser.add_argument("--levels", default="casual,strong")

@@ -41,7 +41,7 @@ class Settings:
     database_url: str
     secret_key: str
     bot_workers: int = 2
-    review_seconds: float = 1.0
+    review_seconds: float = 0.5
     """The engine's time per position of a review (``ASOBIBA_REVIEW_SECONDS``)."""
     review_workers: int = 1
     """Worker processes for reviews, apart from the bots' (``ASOBIBA_REVIEW_WORKERS``)."""
@@ -67,7 +67,7 @@ class Settings:
             secret_key=key,
             openapi=openapi,
             dev_seeds=dev_seeds,
-            review_seconds=float(os.environ.get("ASOBIBA_REVIEW_SECONDS") or 1.0),
+            review_seconds=float(os.environ.get("ASOBIBA_REVIEW_SECONDS") or 0.5),
             review_workers=int(os.environ.get("ASOBIBA_REVIEW_WORKERS") or 1),
         )
 
