@@ -7,7 +7,7 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
-from platformdirs import user_data_dir
+from asobiba.core.data_dir import data_dir
 
 MAX_MESSAGE_BYTES = 4096
 """Largest WebSocket text message a client may send; longer ones get ``too_large``."""
@@ -28,12 +28,6 @@ class SocketLimits:
     ping_seconds: float | None = 2.0
     """How often the server pings to time the line (``server/latency.py``); None: never (for
     tests that read every message in order)."""
-
-
-def data_dir() -> Path:
-    path = Path(os.environ.get("ASOBIBA_DATA_DIR") or user_data_dir("asobiba", appauthor=False))
-    path.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 @dataclass(frozen=True)

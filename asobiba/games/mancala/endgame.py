@@ -15,6 +15,7 @@ import os
 import threading
 from pathlib import Path
 
+from asobiba.core.data_dir import data_dir
 from asobiba.games.mancala import native
 from asobiba.games.mancala.board import Rules
 
@@ -57,8 +58,6 @@ def ensure(rules: Rules, directory: Path | None = None, stones: int = STONES) ->
         if _key(rules) in _loaded:
             return True
         if directory is None:
-            from asobiba.server.settings import data_dir
-
             directory = data_dir()
         pits, capture, leftovers = _key(rules)
         file = path(directory, rules, stones)
