@@ -8,6 +8,12 @@ For each seat, the positions the expert can meet in the first ``--plies`` moves 
 a sample against the search at the book's depth.
 
     nice -n 10 .venv/bin/python bench/mancala_book.py --plies 4 --depth 22
+
+``--solve KEY ...`` instead solves those positions exactly (the solver with the endgame table,
+minutes each) and stores every move's margin in the book's ``solved`` part, which a rebuild of
+the searched moves keeps; book.py says when a solved position overrides the searched move.
+
+    nice -n 10 .venv/bin/python bench/mancala_book.py --solve "4,4,4,4,4,0,1,5,5,5,4,4,4,0/1"
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ import json
 import time
 from pathlib import Path
 
-from asobiba.games.mancala import book, native
+from asobiba.games.mancala import book, endgame, native
 from asobiba.games.mancala.board import Rules, finish, initial_board, sow
 
 
@@ -43,7 +49,8 @@ def book_positions(rules: Rules, seat: int, plies: int, depth: int, moves: dict[
                         f"{found.nodes:,} nodes, {time.perf_counter() - started:.1f} s)",
                         flush=True,
                     )
-                pits = [moves[key]]
+                booked = book.move(rules, board, player) if key in book.solved() else None
+                pits = [moves[key] if booked is None else booked]
             else:
                 pits = [pit for pit in range(rules.pits) if board[base + pit]]
             for pit in pits:
@@ -54,25 +61,54 @@ def book_positions(rules: Rules, seat: int, plies: int, depth: int, moves: dict[
         frontier = following
 
 
+def solve(rules: Rules, keys: list[str], seconds: float, solved: dict[str, dict[str, int]]) -> None:
+    """Add every move's exact margin of the positions ``keys`` to ``solved``."""
+    tabled = endgame.ensure(rules)
+    for key in keys:
+        cells, player = key.split("/")
+        started = time.perf_counter()
+        margins = native.solve(
+            rules,
+            [int(cell) for cell in cells.split(",")],
+            int(player),
+            seconds=seconds,
+            table_bits=26,
+            endgame=tabled,
+        )
+        if margins is None:
+            raise SystemExit(f"{key}: not solved within {seconds} s")
+        solved[key] = {str(pit): margin for pit, margin in sorted(margins.items())}
+        print(f"{key}: {margins} ({time.perf_counter() - started:.0f} s)", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--plies", type=int, default=4)
     parser.add_argument("--depth", type=int, default=22)
+    parser.add_argument("--solve", nargs="+", metavar="KEY", help="positions to solve exactly")
+    parser.add_argument("--seconds", type=float, default=3600.0, help="solver budget a position")
     args = parser.parse_args()
     rules = Rules()
     if not native.available(rules):
         raise SystemExit("the C kernel is needed (pip install -e .)")
-    moves: dict[str, int] = {}
-    for seat in (0, 1):
-        book_positions(rules, seat, args.plies, args.depth, moves)
     out: Path = book.PATH
+    kept = json.loads(out.read_text(encoding="utf-8")) if out.exists() else {}
+    solved: dict[str, dict[str, int]] = kept.get("solved", {})
+    if args.solve:
+        solve(rules, args.solve, args.seconds, solved)
+        depth, plies, moves = kept["depth"], kept["plies"], kept["moves"]
+    else:
+        depth, plies, moves = args.depth, args.plies, {}
+        for seat in (0, 1):
+            book_positions(rules, seat, plies, depth, moves)
     out.write_text(
         json.dumps(
             {
                 "rules": "default Kalah: 6 pits, 4 stones, standard capture, leftovers counted",
-                "depth": args.depth,
-                "plies": args.plies,
+                "depth": depth,
+                "plies": plies,
                 "moves": dict(sorted(moves.items())),
+                "solved": dict(sorted(solved.items())),
             },
             indent=1,
         )
