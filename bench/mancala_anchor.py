@@ -12,11 +12,16 @@ every move and the boards are compared after each one, so a rule difference cann
 
     .venv/bin/python bench/mancala_anchor.py --games 100 --seed 1
     .venv/bin/python bench/mancala_anchor.py --games 100 --seed 2
+
+``--seat 1`` plays only the second seat (the games of the same seeds), ``--uct-c`` changes
+MCTS's exploration constant (a differently tuned opponent, for checking that a change is not
+fitted to this one), and ``--record FILE`` writes every game's moves as JSON lines.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import time
 
@@ -31,15 +36,19 @@ def _spiel_board(state: pyspiel.State) -> list[int]:
     return [*cells[1:14], cells[0]]
 
 
-def play(level: str, seat: int, seed: int, simulations: int, times: list[float]) -> float:
-    """One game with our ``level`` in ``seat``; returns our score (1, 0.5 or 0)."""
+def play(
+    level: str, seat: int, seed: int, simulations: int, uct_c: float, times: list[float]
+) -> tuple[float, list[tuple[int, int]]]:
+    """One game with our ``level`` in ``seat``: our score (1, 0.5 or 0) and the moves played,
+    each as (mover, pit)."""
     game = get_game("mancala")
     spiel_game = pyspiel.load_game("mancala")
     state = game.new_state({}, 2, seed)
     spiel = spiel_game.new_initial_state()
     ours = game.make_bot(level, seed)
     evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
-    mcts = pyspiel.MCTSBot(spiel_game, evaluator, 2.0, simulations, 1000, True, seed, False)
+    mcts = pyspiel.MCTSBot(spiel_game, evaluator, uct_c, simulations, 1000, True, seed, False)
+    moves: list[tuple[int, int]] = []
     while (outcome := game.outcome(state)) is None:
         (mover,) = game.to_move(state)
         if spiel.current_player() != mover:
@@ -53,6 +62,7 @@ def play(level: str, seat: int, seed: int, simulations: int, times: list[float])
         else:
             spiel_action = mcts.step(spiel)
             action = {"pit": spiel_action - offset}
+        moves.append((mover, action["pit"]))
         state = game.apply(state, mover, action)
         spiel.apply_action(spiel_action)
         seen = game.observe(state, None)
@@ -62,7 +72,7 @@ def play(level: str, seat: int, seed: int, simulations: int, times: list[float])
     if not spiel.is_terminal():
         raise AssertionError(f"our game ended, OpenSpiel's did not:\n{spiel}")
     winners = outcome["winners"]
-    return 0.5 if len(winners) != 1 else float(winners[0] == seat)
+    return (0.5 if len(winners) != 1 else float(winners[0] == seat)), moves
 
 
 def main() -> None:
@@ -71,13 +81,22 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--level", default="expert")
     parser.add_argument("--simulations", type=int, default=10_000)
+    parser.add_argument("--uct-c", type=float, default=2.0)
+    parser.add_argument("--seat", type=int, choices=(0, 1), help="play only this seat")
+    parser.add_argument("--record", help="append every game's moves to this file (JSON lines)")
     args = parser.parse_args()
     scores: list[float] = []
     times: list[float] = []
-    for k in range(args.games):
+    numbers = range(args.games) if args.seat is None else range(args.seat, 2 * args.games, 2)
+    for k in numbers:
         seat = k % 2
-        score = play(args.level, seat, args.seed * 100_000 + k, args.simulations, times)
+        seed = args.seed * 100_000 + k
+        score, moves = play(args.level, seat, seed, args.simulations, args.uct_c, times)
         scores.append(score)
+        if args.record:
+            with open(args.record, "a", encoding="utf-8") as out:
+                line = {"seed": seed, "seat": seat, "score": score, "moves": moves}
+                out.write(json.dumps(line) + "\n")
         print(
             f"game {k + 1}: {args.level} in seat {seat} scores {score}"
             f" (running {sum(scores)}/{len(scores)})",
@@ -87,15 +106,15 @@ def main() -> None:
     draws = scores.count(0.5)
     losses = scores.count(0.0)
     share = sum(scores) / len(scores)
+    seats = "seats alternating" if args.seat is None else f"seat {args.seat} only"
     print()
     print(
-        f"| {args.level} vs OpenSpiel MCTSBot({args.simulations} simulations, uct_c=2, "
-        f"1 random rollout) | games | W-D-L | score |"
+        f"| {args.level} vs OpenSpiel MCTSBot({args.simulations} simulations, "
+        f"uct_c={args.uct_c:g}, 1 random rollout) | games | W-D-L | score |"
     )
     print("|---|---:|---:|---:|")
     print(
-        f"| default Kalah, seats alternating | {len(scores)} | {wins}-{draws}-{losses} | "
-        f"{100 * share:.1f}% |"
+        f"| default Kalah, {seats} | {len(scores)} | {wins}-{draws}-{losses} | {100 * share:.1f}% |"
     )
     print()
     print(

@@ -77,3 +77,5 @@ def test_the_expert_answers_an_opening_in_the_sixth_pit_with_the_solved_reply() 
     margins = book.solved()[book.key(board, 1)]
     assert entries()[book.key(board, 1)] == 5 and margins[5] < margins[1] - book.TOLERANCE
     assert reply == {"pit": 1} and margins[1] == max(margins.values())
+    assert sow(board, Rules(), 1, 1)[1], "the second pit ends in the store: an extra turn"
+    assert book.move(Rules(), board, 1) is not None, "the book follows its own reply"
