@@ -66,9 +66,11 @@ def test_a_mokochaka_game_has_an_address_and_spectators_watch(
     assert data["room"]["settings"]["players"] == 4
     assert data["room"]["settings"]["order"] == "random"
     assert 'id="pad"' in response.text, "the seated guest gets the call pad"
+    assert 'id="rematch"' in response.text
     with another_guest(sqlite_url) as other:
         watched = other.get(f"/games/mokochaka/{room['room_id']}")
         assert watched.status_code == 200
         assert page_data(watched.text)["room"]["seat"] is None
         assert 'data-mode="watch"' in watched.text
         assert 'id="pad"' not in watched.text, "a spectator has nothing to press"
+        assert 'id="rematch"' not in watched.text, "a spectator has no game to play again"

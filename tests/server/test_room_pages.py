@@ -48,6 +48,7 @@ def test_a_game_has_an_address_where_its_guest_is_seated(client: TestClient, sta
     assert data["room"]["settings"]["order"] == "second"
     assert 'data-state="playing"' in response.text
     assert 'data-mode="watch"' not in response.text
+    assert 'id="rematch"' in response.text
 
 
 def test_anyone_else_at_that_address_is_a_spectator(
@@ -60,6 +61,11 @@ def test_anyone_else_at_that_address_is_a_spectator(
         assert page_data(response.text)["room"]["seat"] is None
         assert 'data-mode="watch"' in response.text
         assert strings("ja")["play.watching"] in response.text
+        # The result dialog offers a spectator the review and the close, not a rematch of a
+        # game that was not theirs, nor their own settings or records.
+        for button in ('id="rematch"', 'id="change"', 'id="to-records"'):
+            assert button not in response.text, button
+        assert 'id="review-game"' in response.text and 'id="close-result"' in response.text
         # The server, not the page, decides: the spectator's socket cannot act.
         with other.websocket_connect(room["ws"]) as ws:
             sync = ws.receive_json()
