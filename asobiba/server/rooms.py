@@ -110,7 +110,9 @@ class Room:
         return {"obs": self.game.observe(self.state, seat), "legal": legal}
 
     def sync_message(self, connection: Connection) -> dict[str, Any]:
-        """The watcher's whole view now; ``seq`` is how many changes of it it has been sent."""
+        """The watcher's whole view now; ``seq`` is how many changes of it it has been sent, and
+        ``deadline_in`` (only while the game waits on its clock) the seconds until the server's
+        timer acts."""
         players = [
             {"kind": "bot", "level": spec["bot"]} if "bot" in spec else {"kind": "human"}
             for spec in self.seats
@@ -118,13 +120,19 @@ class Room:
         version, _ = self.connections.get(connection, (0, {}))
         view = self.view(connection.seat)
         self.connections[connection] = (version, view)
-        return {
+        message = {
             "type": "sync",
             "seq": version,
             "seat": connection.seat,
             "players": players,
             **view,
         }
+        due = self.game.deadline(self.state)
+        if due is not None:
+            # Seconds, not a time: the browser's clock is not the server's. A page that joins
+            # (or comes back) in the middle of a timed wait shows what is left of it, not all.
+            message["deadline_in"] = round(max(0.0, due - time.time()), 3)
+        return message
 
     def finish(self, outcome: dict[str, Any]) -> Finish:
         """What the game's end writes beside its last event."""

@@ -254,6 +254,28 @@ def test_a_steal_shows_the_three_cards_and_costs_ten(new_page: Any, dev_site: st
     )
 
 
+def test_a_reload_in_a_claim_window_shows_what_is_left_of_it(new_page: Any, dev_site: str) -> None:
+    """The countdown after a reload (a new sync) continues from the server's clock; before, it
+    started the whole window again."""
+    level = get_game("michikake").levels[0]
+    game = get_game("michikake")
+    seed = find_seed(
+        lambda seed: {"steal": True} in game.legal_actions(first_discard(seed, level)[0], 1)
+    )
+    page = fixed_room(new_page, dev_site, seed, "second")
+    page.wait_for_selector("#prompts [data-action=steal]")
+    time.sleep(1.5)
+    page.reload()
+    page.wait_for_selector("#prompts [data-action=steal]")
+    share, text = page.evaluate(
+        """() => [new DOMMatrix(getComputedStyle(document.querySelector('.mk-countdown-bar'))
+                    .transform).a,
+                  document.querySelector('.mk-countdown-text').textContent]"""
+    )
+    assert share <= 0.75, f"the bar restarted: {share:.2f} of the window left"
+    assert int(re.sub(r"\D", "", text)) <= 4, text
+
+
 def test_a_win_on_a_discard_shows_the_breakdown_and_who_pays(new_page: Any, dev_site: str) -> None:
     level = get_game("michikake").levels[0]
     game = get_game("michikake")

@@ -21,6 +21,7 @@ from asobiba.core.options import OptionSpec, resolve_options
 from asobiba.server.db import make_engine, migrate, session_factory
 from asobiba.server.hub import Hub
 from asobiba.server.store import Store
+from tests.server.test_rooms import Watcher
 
 WINDOW = 0.5
 
@@ -234,6 +235,35 @@ def test_a_bot_that_passes_is_asked_again_only_when_the_state_changes(tmp_path: 
         await room.act(0, {"ring": True})
         await wait_until(lambda: room.over)  # nobody grabs: the timer ends the window
         assert len(asked) == 1, "asked once for the ring, not again while nothing changed"
+        await hub.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_sync_in_a_timed_wait_says_how_long_is_left_and_only_then(tmp_path: Path) -> None:
+    """A page that joins or resyncs mid-window shows what is left of it, not the whole window."""
+    never = asyncio.Event()
+
+    async def choose(game: str, level: str, seed: int, obs: Any, legal: Any) -> Timed:
+        await never.wait()
+        return Timed(legal[0])
+
+    async def scenario() -> None:
+        hub, _ = make_hub(tmp_path, choose)
+        room = await hub.create("grab", {}, [{"player": "p"}, {"bot": "quick"}], seed=5)
+        before = Watcher(0)
+        room.join(before)
+        assert "deadline_in" not in before.sent[0], "no clock runs before the bell"
+        await room.act(0, {"ring": True})
+        await asyncio.sleep(0.2)
+        late = Watcher(None)
+        room.join(late)
+        left = late.sent[0]["deadline_in"]
+        assert 0 < left <= WINDOW - 0.2, left
+        await wait_until(lambda: room.over)
+        after = Watcher(0)
+        room.join(after)
+        assert "deadline_in" not in after.sent[0], "the clock stopped with the game"
         await hub.close()
 
     asyncio.run(scenario())

@@ -27,6 +27,7 @@ let resultShown = false;
 let seenResults = 0;
 let sending = false;
 let countdown = null; // {key, start (performance.now()), ms}
+let syncedLeft = null; // seconds left of the open window, as the last sync said (deadline_in)
 let frame = 0;
 
 const page = new PlayPage({
@@ -117,6 +118,9 @@ async function handle(msg) {
   if (msg.type === "sync") {
     table.setSeat(page.seat ?? 0);
     obs = msg.obs;
+    // A sync (a reload, a reconnect) restarts the countdown from what the server has left.
+    countdown = null;
+    syncedLeft = obs.window ? (msg.deadline_in ?? null) : null;
     legal = msg.legal ?? [];
     sending = false;
     ruleChip.textContent = chip(obs.players, page.room?.settings?.level);
@@ -225,8 +229,9 @@ function act(action) {
 
 // --- the claim window's countdown ----------------------------------------------------------
 
-/** The countdown runs from when this screen learnt of the discard over the window's length
- * (the server's timer decides; the bar only shows it, the same for every seat). */
+/** The countdown runs from when this screen learnt of the discard over the window's length, or
+ * after a sync over what the server said was left (the server's timer decides; the bar only
+ * shows it, the same for every seat). */
 function runCountdown() {
   const window = obs?.window;
   if (!window || obs.outcome) {
@@ -235,7 +240,10 @@ function runCountdown() {
   }
   const key = `${obs.deal}:${obs.ply}:${window.discarder}`;
   if (!countdown || countdown.key !== key) {
-    countdown = { key, start: performance.now(), ms: window.seconds * 1000 };
+    const ms = window.seconds * 1000;
+    const left = syncedLeft === null ? ms : Math.min(ms, syncedLeft * 1000);
+    countdown = { key, start: performance.now() - (ms - left), ms };
+    syncedLeft = null;
   }
   cancelAnimationFrame(frame);
   const step = () => {
