@@ -49,8 +49,9 @@ def book_positions(rules: Rules, seat: int, plies: int, depth: int, moves: dict[
                         f"{found.nodes:,} nodes, {time.perf_counter() - started:.1f} s)",
                         flush=True,
                     )
-                booked = book.move(rules, board, player) if key in book.solved() else None
-                pits = [moves[key] if booked is None else booked]
+                booked = book.choose(moves[key], book.solved().get(key))
+                assert booked is not None, "a searched move is always there to choose"
+                pits = [booked]
             else:
                 pits = [pit for pit in range(rules.pits) if board[base + pit]]
             for pit in pits:

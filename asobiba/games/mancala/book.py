@@ -14,6 +14,7 @@ import json
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from asobiba.games.mancala.board import Rules
 
@@ -34,18 +35,23 @@ def key(board: list[int], player: int) -> str:
 
 
 @cache
-def _moves() -> dict[str, int]:
+def _book() -> dict[str, Any]:
+    """book.json, read once per process (an empty book where the file is missing)."""
     if not PATH.exists():
-        return {}
-    return dict(json.loads(PATH.read_text(encoding="utf-8"))["moves"])
+        return {"depth": 0, "moves": {}}
+    book: dict[str, Any] = json.loads(PATH.read_text(encoding="utf-8"))
+    return book
+
+
+@cache
+def _moves() -> dict[str, int]:
+    return dict(_book()["moves"])
 
 
 @cache
 def solved() -> dict[str, dict[int, int]]:
     """The solved positions: every legal move's exact final margin for the mover, by pit."""
-    if not PATH.exists():
-        return {}
-    entries = json.loads(PATH.read_text(encoding="utf-8")).get("solved", {})
+    entries = _book().get("solved", {})
     return {
         key: {int(pit): margin for pit, margin in moves.items()} for key, moves in entries.items()
     }
@@ -53,20 +59,23 @@ def solved() -> dict[str, dict[int, int]]:
 
 def depth() -> int:
     """How deep the book's search looked (0: no book)."""
-    return int(json.loads(PATH.read_text(encoding="utf-8"))["depth"]) if PATH.exists() else 0
+    return int(_book()["depth"])
 
 
-def move(rules: Rules, board: list[int], player: int) -> int | None:
-    """The book's pit for this position, or None when it has none: the searched move, unless the
-    position was solved and that move loses more than ``TOLERANCE`` stones against the best."""
-    if rules != BOOKED:
-        return None
-    position = key(board, player)
-    searched = _moves().get(position)
-    margins = solved().get(position)
+def choose(searched: int | None, margins: dict[int, int] | None) -> int | None:
+    """A position's book move from its searched move and, where it was solved, its margins:
+    the searched move unless it loses more than ``TOLERANCE`` stones against the best."""
     if margins is None:
         return searched
     best = max(margins.values())
     if searched in margins and margins[searched] >= best - TOLERANCE:
         return searched
     return min(pit for pit, margin in margins.items() if margin == best)
+
+
+def move(rules: Rules, board: list[int], player: int) -> int | None:
+    """The book's pit for this position, or None when it has none (see ``choose``)."""
+    if rules != BOOKED:
+        return None
+    position = key(board, player)
+    return choose(_moves().get(position), solved().get(position))
