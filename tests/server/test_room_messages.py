@@ -60,6 +60,8 @@ def test_every_message_is_the_receivers_own_view(
     clock = Clock()
     monkeypatch.setattr(rooms.time, "time", clock.time)
 
+    timed = {"steps": 0, "syncs": 0}  # steps with a timer running; syncs that said its time
+
     async def one_game(hub: Hub, seed: int) -> int:
         rng = random.Random(seed)
         people = [{"player": f"p{seat}"} for seat in range(seats)]
@@ -77,6 +79,12 @@ def test_every_message_is_the_receivers_own_view(
                     allowed = {"type", "seq", "obs", "legal"}
                     if message["type"] == "sync":
                         allowed |= {"seat", "players"}
+                        # A sync is checked as soon as it is sent: the deadline is still now's.
+                        due = room.game.deadline(room.state)
+                        if due is not None:
+                            allowed.add("deadline_in")
+                            timed["syncs"] += 1
+                            assert message["deadline_in"] == round(max(0.0, due - clock.now), 3)
                     assert set(message) == allowed, message.keys()
                     shown[k] = {"obs": message["obs"], "legal": message["legal"]}
                 seat = watcher.seat
@@ -94,6 +102,7 @@ def test_every_message_is_the_receivers_own_view(
             assert steps < 5_000, "a random game ends"
             movers = sorted(room.game.to_move(room.state))
             due = room.game.deadline(room.state)
+            timed["steps"] += due is not None
             if due is not None and (not movers or rng.random() < 0.2):
                 clock.now = max(clock.now, due)
                 async with room.lock:
@@ -104,6 +113,8 @@ def test_every_message_is_the_receivers_own_view(
                 with contextlib.suppress(GameError, RoomError):
                     await room.act(seat, rng.choice(room.game.legal_actions(room.state, seat)))
                 clock.now += 0.5
+            if rng.random() < 0.1:  # a page reloads or resyncs: its whole view again
+                room.join(rng.choice(watchers))
             check()
         await room.close()
         return checked
@@ -117,6 +128,7 @@ def test_every_message_is_the_receivers_own_view(
         return total
 
     assert asyncio.run(scenario()) > games * seats
+    assert timed["syncs"] > 0 or timed["steps"] == 0, "resyncs in timed waits were checked"
 
 
 def test_a_replay_has_one_frame_per_view_so_it_counts_no_secret_answers(
