@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
-from asobiba.core.bots import Bot
+from asobiba.core.bots import Bot, Pace
 from asobiba.core.errors import GameError, IllegalAction, InvalidOptions
 from asobiba.core.options import OptionSpec
 
@@ -152,6 +152,7 @@ __all__ = [
     "GRADE_KEYS",
     "Action",
     "Analysis",
+    "DesignedPace",
     "DesignedValue",
     "Game",
     "GameError",
@@ -168,6 +169,9 @@ __all__ = [
     "analyses",
     "grade",
     "grades_of",
+    "pace_of",
+    "pace_value",
+    "paces_from",
     "revealed",
     "reveals",
     "reviews",
@@ -181,6 +185,9 @@ class Game(Protocol[S]):
     Optional: ``reveal(state, seat) -> Observation``, ``observe(state, seat)`` with every hidden
     card shown, for the replay of a finished game only (see ``revealed``). A game that hides
     nothing from the table leaves it out.
+
+    Optional: ``pace(level) -> Pace | None``, how long that level's bot seems to take before
+    its move shows (see ``pace_of``).
     """
 
     name: str
@@ -270,3 +277,104 @@ def revealed(game: Game[S], state: S, seat: int | None) -> Observation:
     reveal = getattr(game, "reveal", None)
     view: Observation = reveal(state, seat) if callable(reveal) else game.observe(state, seat)
     return view
+
+
+def pace_of(game: Game[Any], level: str) -> Pace | None:
+    """The pace at which the room shows the moves of ``game``'s bot of ``level``: the game's
+    optional ``pace(level) -> Pace | None``, or None when it has none.
+
+    A turn-based game's bots compute for longer or shorter depending on their cards, so the
+    room does not show a move when the bot's worker answers but ``pace.draw(rng)`` seconds
+    after it asked (the later of the two if a decision ever overruns the floor), passes and
+    claim answers alike. None: act on the bot's own ``Timed.after`` (a real-time game such as
+    Mokochaka, whose bots already return a human reaction time). An unknown level raises
+    ``InvalidOptions``, as ``make_bot`` does."""
+    pace = getattr(game, "pace", None)
+    if not callable(pace):
+        return None
+    value = pace(level)
+    if value is not None and not isinstance(value, Pace):
+        raise TypeError(f"{game.name}.pace({level!r}) returned {value!r}, not a Pace or None")
+    return value
+
+
+@dataclass(frozen=True)
+class DesignedPace:
+    """One bot level's pace as a game's data file designs it (``[[pace]]``)."""
+
+    level: str
+    pace: Pace
+    slowest: float
+    """Seconds: the level's slowest decision measured on the development machine (the
+    benchmark named in the data file); ``pace.floor`` stays well above it."""
+    source: str
+    reason: dict[str, str]
+    """``{"ja", "en"}``: one line on why, for the rule page."""
+
+
+_PACE_KEYS = {
+    "level",
+    "floor",
+    "median",
+    "ceiling",
+    "spread",
+    "slowest",
+    "source",
+    "reason",
+    "reason_en",
+    "reason_ja",
+}
+
+
+def paces_from(
+    entries: list[dict[str, Any]], levels: list[str], game: str
+) -> dict[str, DesignedPace]:
+    """A data file's ``[[pace]]`` entries, one per level of ``levels`` (in that order): keys
+    ``level``, ``floor``, ``median``, ``ceiling``, ``spread``, ``slowest``, ``source`` and
+    ``reason_ja`` with ``reason`` or ``reason_en`` (each game keeps its file's spelling)."""
+    paces: dict[str, DesignedPace] = {}
+    for entry in entries:
+        level = entry["level"]
+        unknown = set(entry) - _PACE_KEYS
+        if unknown:
+            raise ValueError(f"{game} data.toml: pace {level!r} has unknown keys {sorted(unknown)}")
+        if level not in levels or level in paces:
+            raise ValueError(f"{game} data.toml: pace for unknown or repeated level {level!r}")
+        if entry["source"] not in ("rulebook", "designed"):
+            raise ValueError(f"{game} data.toml: pace {level!r} has source {entry['source']!r}")
+        paces[level] = DesignedPace(
+            level=level,
+            pace=Pace(
+                floor=float(entry["floor"]),
+                median=float(entry["median"]),
+                ceiling=float(entry["ceiling"]),
+                spread=float(entry["spread"]),
+            ),
+            slowest=float(entry["slowest"]),
+            source=entry["source"],
+            reason={"ja": entry["reason_ja"], "en": entry.get("reason_en") or entry["reason"]},
+        )
+    missing = [level for level in levels if level not in paces]
+    if missing:
+        raise ValueError(f"{game} data.toml: no pace for the levels {missing}")
+    return {level: paces[level] for level in levels}
+
+
+def pace_value(level_name: Mapping[str, str], designed: DesignedPace) -> DesignedValue:
+    """The rule page's row for one level's pace (``level_name`` is ``{"ja", "en"}``): the
+    range and the median, as a player would time them, and the data file's reason."""
+    pace = designed.pace
+    return DesignedValue(
+        name={
+            "ja": f"動くまでの時間：{level_name['ja']}",
+            "en": f"Time to move: {level_name['en']}",
+        },
+        value={
+            "ja": f"{pace.floor:.1f}〜{pace.ceiling:.1f}秒（毎回ちがう長さ。"
+            f"半分は{pace.median:.1f}秒未満）",
+            "en": f"a random {pace.floor:.1f} to {pace.ceiling:.1f} s; "
+            f"half the time under {pace.median:.1f} s",
+        },
+        source=designed.source,
+        reason=dict(designed.reason),
+    )

@@ -336,7 +336,7 @@ def test_embedded_json_cannot_close_its_script(client: TestClient) -> None:
 def test_rule_page_shows_the_designed_values_from_the_data_file(
     client: TestClient, lang: str
 ) -> None:
-    from asobiba.games.mancala.data import GRADES, LEVELS
+    from asobiba.games.mancala.data import GRADES, LEVELS, PACES
 
     page = with_cookie(client, lang).get("/games/mancala/rules").text
     assert 'id="designed-heading"' in page
@@ -349,7 +349,7 @@ def test_rule_page_shows_the_designed_values_from_the_data_file(
         assert str(escape(reason)) in page
     table = page[page.index('id="designed-heading"') :]
     source = pages.strings(lang)["rules.source.designed"]
-    designed = len(LEVELS) + len(GRADES)
+    designed = len(LEVELS) + len(PACES) + len(GRADES)
     assert table.count(f'">{escape(source)}</td>') == designed, "the source in plain words"
     assert "<code>" not in table
     for note in ("OpenSpiel", "2-core", "2コア", "clock", "時計", "temperature", "温度"):

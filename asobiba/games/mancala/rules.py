@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from asobiba.core.bots import Bot
+from asobiba.core.bots import Bot, Pace
 from asobiba.core.errors import IllegalAction, InvalidOptions
 from asobiba.core.game import (
     Analysis,
@@ -29,7 +29,7 @@ from asobiba.core.options import OptionSpec, resolve_options
 from asobiba.games.mancala import analysis, lessons
 from asobiba.games.mancala import board as kernel
 from asobiba.games.mancala.board import Rules
-from asobiba.games.mancala.data import GRADES, LEVELS, Grades, Level
+from asobiba.games.mancala.data import GRADES, LEVELS, Grades, Level, pace_for, pace_rows
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +117,12 @@ class Mancala:
     def level_names(self) -> dict[str, dict[str, str]]:
         return {level.id: {"ja": level.name_ja, "en": level.name_en} for level in LEVELS}
 
+    def pace(self, level: str) -> Pace:
+        """How long this level's bot seems to take before its move shows (data.toml
+        ``[[pace]]``): the room shows its moves ``pace.draw(rng)`` seconds after asking it,
+        never when its computation happens to finish, which could tell its cards."""
+        return pace_for(level)
+
     def record_fields(self) -> list[RecordField]:
         return []  # wins, streaks and the best margin (common to every game) say it all
 
@@ -124,26 +130,30 @@ class Mancala:
         return {}
 
     def designed_values(self) -> list[DesignedValue]:
-        return [
-            DesignedValue(
-                name={"ja": f"強さ：{level.name_ja}", "en": f"Strength: {level.name_en}"},
-                value=_level_in_words(level),
-                source=level.source,
-                reason={"ja": level.reason_ja, "en": level.reason},
-            )
-            for level in LEVELS
-        ] + [
-            DesignedValue(
-                name={
-                    "ja": f"振り返りの分類：{_VARIANT_LABELS[grades.variant]['ja']}",
-                    "en": f"Review classes: {_VARIANT_LABELS[grades.variant]['en']}",
-                },
-                value=_grades_in_words(grades),
-                source=grades.source,
-                reason={"ja": grades.reason_ja, "en": grades.reason},
-            )
-            for grades in GRADES.values()
-        ]
+        return (
+            [
+                DesignedValue(
+                    name={"ja": f"強さ：{level.name_ja}", "en": f"Strength: {level.name_en}"},
+                    value=_level_in_words(level),
+                    source=level.source,
+                    reason={"ja": level.reason_ja, "en": level.reason},
+                )
+                for level in LEVELS
+            ]
+            + pace_rows()
+            + [
+                DesignedValue(
+                    name={
+                        "ja": f"振り返りの分類：{_VARIANT_LABELS[grades.variant]['ja']}",
+                        "en": f"Review classes: {_VARIANT_LABELS[grades.variant]['en']}",
+                    },
+                    value=_grades_in_words(grades),
+                    source=grades.source,
+                    reason={"ja": grades.reason_ja, "en": grades.reason},
+                )
+                for grades in GRADES.values()
+            ]
+        )
 
     def grades(self, options: Mapping[str, Any]) -> tuple[Grade, ...]:
         """How many stones a move may lose against the best one for each class of a review

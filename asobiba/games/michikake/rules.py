@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from asobiba.core.bots import Bot
+from asobiba.core.bots import Bot, Pace
 from asobiba.core.errors import IllegalAction, InvalidOptions
 from asobiba.core.game import DesignedValue, RecordField, RecordValue
 from asobiba.core.options import OptionSpec, resolve_options
@@ -37,6 +37,8 @@ from asobiba.games.michikake.data import (
     VALUES,
     YAKU,
     Level,
+    pace_for,
+    pace_rows,
 )
 from asobiba.games.michikake.flow import (
     close_window,
@@ -105,6 +107,12 @@ class Michikake:
     def level_names(self) -> dict[str, dict[str, str]]:
         return {level.id: {"ja": level.name_ja, "en": level.name_en} for level in LEVELS}
 
+    def pace(self, level: str) -> Pace:
+        """How long this level's bot seems to take before its move shows (data.toml
+        ``[[pace]]``): the room shows its moves ``pace.draw(rng)`` seconds after asking it,
+        never when its computation happens to finish, which could tell its cards."""
+        return pace_for(level)
+
     def make_bot(self, level: str, seed: int) -> Bot:
         from asobiba.games.michikake.bots import make_bot
 
@@ -150,6 +158,7 @@ class Michikake:
             )
             for level in LEVELS
         ]
+        rows += pace_rows()
         return rows
 
     # --- the session ---------------------------------------------------------------------------

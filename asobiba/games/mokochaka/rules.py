@@ -340,6 +340,14 @@ class Mokochaka:
     def designed_values(self) -> list[DesignedValue]:
         return data.designed_values()
 
+    def pace(self, level: str) -> None:
+        """No pace: Mokochaka is real-time and its bots already return their own human
+        reaction time (``Timed.after``, never under 0.15 s from the flip), while a decision
+        takes at most a few milliseconds, far below that. An unknown level is refused."""
+        if level not in self.levels:
+            raise InvalidOptions(f"unknown level {level!r}; levels: {self.levels}")
+        return None
+
     def make_bot(self, level: str, seed: int) -> Bot:
         if level not in self.levels:
             raise InvalidOptions(f"unknown level {level!r}; levels: {self.levels}")

@@ -20,12 +20,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from asobiba.core.bots import Bot
+from asobiba.core.bots import Bot, Pace
 from asobiba.core.errors import IllegalAction, InvalidOptions
 from asobiba.core.game import DesignedValue, RecordField, RecordValue
 from asobiba.core.options import OptionSpec, resolve_options
 from asobiba.games.momojan.cards import DECK, Card, is_card, is_peach, sort_cards
-from asobiba.games.momojan.data import BONUSES, NUMBERS, RULES, YAKU, Level
+from asobiba.games.momojan.data import BONUSES, NUMBERS, RULES, YAKU, Level, pace_for, pace_rows
 from asobiba.games.momojan.data import LEVELS as BOT_LEVELS
 from asobiba.games.momojan.hand import hand_waits, is_complete, sets_in, sets_with
 from asobiba.games.momojan.scoring import Meld, Score, Win, score
@@ -228,6 +228,12 @@ class Momojan:
     def level_names(self) -> dict[str, dict[str, str]]:
         return {level.id: {"ja": level.name_ja, "en": level.name_en} for level in BOT_LEVELS}
 
+    def pace(self, level: str) -> Pace:
+        """How long this level's bot seems to take before its move shows (data.toml
+        ``[[pace]]``): the room shows its moves ``pace.draw(rng)`` seconds after asking it,
+        never when its computation happens to finish, which could tell its cards."""
+        return pace_for(level)
+
     def designed_values(self) -> list[DesignedValue]:
         rows = [
             DesignedValue(
@@ -268,6 +274,7 @@ class Momojan:
             )
             for level in BOT_LEVELS
         ]
+        rows += pace_rows()
         return rows
 
     def new_state(self, options: Mapping[str, Any], seats: int = 2, seed: int = 0) -> MomojanState:
