@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Any, Protocol, runtime_checkable
 
+from asobiba.core.rng import stream
+
 
 class Bot(Protocol):
     def choose(self, observation: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
@@ -114,7 +116,7 @@ class RandomBot:
     """Plays a uniformly random legal action; the floor every other bot must beat."""
 
     def __init__(self, seed: int) -> None:
-        self._rng = random.Random(seed)
+        self._rng = stream(seed, "random-bot")
 
     def choose(self, observation: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
         return self._rng.choice(legal)
