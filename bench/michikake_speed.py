@@ -22,6 +22,7 @@ import time
 from typing import Any
 
 from asobiba.core.arena import play
+from asobiba.core.rng import stream
 from asobiba.games import get_game
 from asobiba.games.michikake import deck, hand_points
 from asobiba.games.michikake.bots import CODE, Sim, make_bot, waits
@@ -88,7 +89,7 @@ def rollouts(count: int, rng: random.Random) -> None:
     codes = sorted({CODE[c] for c in state.hands[seat]})
     started = time.perf_counter()
     for k, sim in enumerate(sims):
-        sim.copy().play_discard(seat, codes[k % len(codes)], random.Random(k))
+        sim.copy().play_discard(seat, codes[k % len(codes)], stream(k, "bot/michikake/rollout"))
     print(f"expert rollouts (a deal to its end): {rate(count, time.perf_counter() - started)}")
 
 

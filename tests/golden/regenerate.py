@@ -49,10 +49,10 @@ PLAYTHROUGHS: dict[str, list[Playthrough]] = {
     ],
     "mokochaka": [
         # Seeds picked for short games that still show a token race: a pile taken by choice
-        # (2 seats), a Chakamokochaka bonus (3 seats), a Mokochaka race among 6.
-        Playthrough("two_players", 37, seats=2),
-        Playthrough("three_players_chakamokochaka", 48, seats=3),
-        Playthrough("six_players", 4, seats=6),
+        # (2 seats), a Chakamokochaka bonus (3 seats), a race among 6 won with Mokochaka.
+        Playthrough("two_players", 44, seats=2),
+        Playthrough("three_players_chakamokochaka", 307, seats=3),
+        Playthrough("six_players", 52, seats=6),
     ],
     "momojan": [
         Playthrough("one_deal_each", 2, {"dealerships": 1}, seats=2),
@@ -60,8 +60,9 @@ PLAYTHROUGHS: dict[str, list[Playthrough]] = {
     ],
     "michikake": [
         Playthrough("four_seats_short_pile4", 2, {"short_pile": 4}, seats=4),
-        Playthrough("three_seats_short_pile8_steal", 58, {"short_pile": 8}, seats=3),
-        Playthrough("three_seats_short_pile8_win", 93, {"short_pile": 8}, seats=3),
+        # Seeds picked for a steal and for a win on a discard.
+        Playthrough("three_seats_short_pile8_steal", 100, {"short_pile": 8}, seats=3),
+        Playthrough("three_seats_short_pile8_win", 303, {"short_pile": 8}, seats=3),
     ],
 }
 """Every registered game needs at least one; the golden test fails for a game without."""

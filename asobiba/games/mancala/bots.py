@@ -2,10 +2,11 @@
 
 A bot rebuilds the board from its observation alone (the observation is the whole truth in
 Mancala, but going through it keeps bots honest by construction) and plays the kernel's moves.
-Its random choices come from a generator seeded by the bot's seed and the position, so a bot's
-move is a pure function of (seed, observation): a replay, a restarted server or another worker
-process gets the same move. The one exception is a search stopped by its clock rather than its
-node budget (the expert on a slow or busy machine): how far it got depends on the machine.
+Its random choices come from a keyed stream (core/rng.py) of the bot's seed labelled by the
+position, so a bot's move is a pure function of (seed, observation): a replay, a restarted server
+or another worker process gets the same move. The one exception is a search stopped by its
+clock rather than its node budget (the expert on a slow or busy machine): how far it got depends
+on the machine.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 
 from asobiba.core.bots import Bot
 from asobiba.core.errors import InvalidOptions
+from asobiba.core.rng import stream
 from asobiba.games.mancala import book, endgame, native
 from asobiba.games.mancala.board import Rules, finish, sow
 from asobiba.games.mancala.data import LEVEL_BY_ID, Level
@@ -85,7 +87,7 @@ class _MancalaBot(ABC):
 
     def choose(self, observation: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
         rules, board, player = position(observation)
-        rng = random.Random(f"{self.seed}:{observation.get('ply')}:{player}:{board}")
+        rng = stream(self.seed, f"bot/mancala/{observation.get('ply')}/{player}/{board}")
         by_pit = {action["pit"]: action for action in legal}
         pit = self._pit(rules, board, player, rng)
         if pit not in by_pit:

@@ -20,8 +20,9 @@ chooses:
   seat, leaving the reader's choice only for a clearly better average change in its points.
 
 Every level may ``slip``: a share of its discards thrown at random, the careless moments that
-space the levels (docs/STRENGTH.md measures why). Random choices come from a generator seeded by
-the bot's seed and what the seat sees, so a decision is a pure function of (seed, observation).
+space the levels (docs/STRENGTH.md measures why). Random choices come from a keyed stream
+(core/rng.py) of the bot's seed labelled by what the seat sees, so a decision is a pure function
+of (seed, observation).
 The search stops early only when its clock runs out (``time`` in data.toml), which on a quiet
 machine it never does (bench/michikake_speed.py).
 """
@@ -40,6 +41,7 @@ from typing import Any
 
 from asobiba.core.bots import Bot
 from asobiba.core.errors import InvalidOptions
+from asobiba.core.rng import stream
 from asobiba.games.michikake.cards import _ORDER, kinds_for
 from asobiba.games.michikake.data import LEVEL_BY_ID, STEAL_COSTS, Level
 from asobiba.games.michikake.sample import sample_state
@@ -233,11 +235,11 @@ class View:
 def _rng(seed: int, observation: dict[str, Any]) -> random.Random:
     window = observation["window"]
     key = (
-        f"{seed}:{observation['seat']}:{observation['deal']}:{observation['ply']}:"
+        f"{observation['seat']}:{observation['deal']}:{observation['ply']}:"
         f"{observation['phase']}:{','.join(observation['hand'] or [])}:"
         f"{window['card'] if window else ''}"
     )
-    return random.Random(key)
+    return stream(seed, f"bot/michikake/{key}")
 
 
 def make_bot(
@@ -444,10 +446,13 @@ class SearchBot(ReaderBot):
         limit = self.level.time
         for _ in range(self.level.samples):
             sim = Sim.from_state(sample_state(view.obs, rng))
-            tie_breaks = rng.random()
+            tie_breaks = rng.getrandbits(128)
             results = []
             for c in candidates:
-                results.append(sim.copy().play_discard(view.seat, c, random.Random(tie_breaks)))
+                # The same ties for every candidate (a fresh stream of one key): the rollouts
+                # of one sample then differ by the discard alone.
+                ties = stream(tie_breaks, "bot/michikake/rollout")
+                results.append(sim.copy().play_discard(view.seat, c, ties))
                 if limit and self._clock() - started > limit:
                     break
             else:

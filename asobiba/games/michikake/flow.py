@@ -5,9 +5,9 @@ win, pass the deal, end the session. Each takes a state and returns a new one; n
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
+from asobiba.core.rng import deal_rng
 from asobiba.games.michikake.cards import SUITS, Card, deck, sort_cards
 from asobiba.games.michikake.data import (
     BONUS_CARDS,
@@ -40,7 +40,7 @@ def tick(state: MichikakeState, now: float) -> MichikakeState:
 
 def start_deal(state: MichikakeState, events: list[Event]) -> MichikakeState:
     n = state.players
-    rng = random.Random(f"michikake/{state.seed}/{state.deal}")
+    rng = deal_rng(state.seed, f"deal/{state.deal}", f"michikake/{state.seed}/{state.deal}")
     cards = deck(n)
     rng.shuffle(cards)
     kinds = sorted(BONUS_CARDS)

@@ -25,6 +25,7 @@ from asobiba.core.bots import Bot, Pace
 from asobiba.core.errors import IllegalAction, InvalidOptions
 from asobiba.core.game import DesignedValue, RecordField, RecordValue
 from asobiba.core.options import OptionSpec, resolve_options
+from asobiba.core.rng import is_seed
 from asobiba.games.michikake.cards import is_card, is_two_sets, sort_cards
 from asobiba.games.michikake.data import (
     BONUS_CARDS,
@@ -168,7 +169,7 @@ class Michikake:
     ) -> MichikakeState:
         if type(seats) is not int or seats not in (3, 4):
             raise InvalidOptions(f"michikake is played by 3 or 4 seats, not {seats!r}")
-        if type(seed) is not int:
+        if not is_seed(seed):
             raise InvalidOptions(f"seed must be an int, got {seed!r}")
         resolved = self.resolve_options(options)
         empty: tuple[tuple[Any, ...], ...] = ((),) * seats

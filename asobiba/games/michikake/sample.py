@@ -13,6 +13,7 @@ from collections import Counter
 from typing import Any
 
 from asobiba.core.errors import IllegalAction
+from asobiba.core.rng import SEED_BITS
 from asobiba.games.michikake.cards import deck, sort_cards
 from asobiba.games.michikake.data import BONUS_CARDS, BREAK_SECONDS, CLAIM_SECONDS
 from asobiba.games.michikake.state import (
@@ -78,7 +79,7 @@ def sample_state(observation: dict[str, Any], rng: random.Random) -> MichikakeSt
     return MichikakeState(
         players=players,
         options=tuple(sorted(observation["options"].items())),
-        seed=rng.randrange(2**32),
+        seed=rng.getrandbits(SEED_BITS),
         points=tuple(observation["points"]),
         deal=observation["deal"],
         passes=observation["passes"],

@@ -18,13 +18,14 @@ grabbed, the token is in their hand: a seat stands down from its grab when that 
 right (a later grab cannot win), and the flipper from its plain call after any grab (the race
 settles the turn; a flipper who has not called owes no call then).
 
-The plan is drawn from a generator keyed by the level, the seat and the flip as the
-observation shows it (the flip count, the turn, the showing cards, pile and hand sizes), not by
-the bot's seed. A seat asked again in the same call phase (after another seat's call or grab)
-therefore keeps its plan, however the room seeds the bot it asks (the room makes a fresh bot
-per state), and answers ``after`` = the planned time minus the time already gone since the flip
-(the latest time the observation shows). Choices that nobody races (where to flip, which piles
-to take, whom to give a penalty card) and their pace come from the seed and the observation.
+The plan is drawn from a stream (core/rng.py) labelled by the level, the seat and the flip as
+the observation shows it (the flip count, the turn, the showing cards, pile and hand sizes), and
+keyed by ``PLAN_KEY``, not by the bot's seed. A seat asked again in the same call phase (after
+another seat's call or grab) therefore keeps its plan, however the room seeds the bot it asks
+(the room makes a fresh bot per state), and answers ``after`` = the planned time minus the time
+already gone since the flip (the latest time the observation shows). Choices that nobody races
+(where to flip, which piles to take, whom to give a penalty card) and their pace come from a
+stream keyed by the bot's seed and labelled by the observation.
 
 Tactics (``tactics = true``): flip onto the pile where a special call is likeliest (the card to
 come drawn from the deck's face split), because a quick player wins most races for the token;
@@ -42,6 +43,7 @@ from typing import Any
 
 from asobiba.core.bots import Timed
 from asobiba.core.errors import InvalidOptions
+from asobiba.core.rng import stream
 from asobiba.games.mokochaka.cards import (
     ANIMALS,
     NORMAL_CALLS,
@@ -57,6 +59,11 @@ MIN_REACTION = 0.15
 """No level speaks sooner than this many seconds after the flip."""
 
 SLIPS = ("miscount", "missed_special", "false_grab")
+
+PLAN_KEY = 0
+"""The key of every plan's stream. It is public: the plan must not change with the bot's seed
+(see above), and the room gives no seed that stays with a seat through a call phase, so whoever
+runs this code can work out a bot's plan from what the table shows."""
 
 
 @dataclass(frozen=True)
@@ -170,7 +177,7 @@ class MokochakaBot:
                 observation["hands"],
             )
         )
-        rng = random.Random(key)
+        rng = stream(PLAN_KEY, f"bot/mokochaka/plan/{key}")
         at = self.reaction(rng, sum(card.number for card in top))
         missed, miscounted, false_grab = rng.random(), rng.random(), rng.random()
         flipper = seat == observation["turn"]
@@ -204,9 +211,10 @@ class MokochakaBot:
             if plan.action is None or plan.action not in legal or self._too_late(observation, plan):
                 return Timed(None)
             return Timed(plan.action, max(0.0, plan.at - elapsed(observation)))
-        rng = random.Random(
-            f"{self.seed}:{phase}:{observation['flips']}:{observation['seat']}:"
-            f"{len(observation['events'])}:{observation['events'][-1:]}"
+        rng = stream(
+            self.seed,
+            f"bot/mokochaka/{phase}/{observation['flips']}/{observation['seat']}/"
+            f"{len(observation['events'])}/{observation['events'][-1:]}",
         )
         if phase == "flip":
             action = self._flip(observation, legal, rng)

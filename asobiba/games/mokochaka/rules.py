@@ -17,7 +17,6 @@ Nobody sees any hand, their own included; the observation is the same for every 
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from itertools import combinations
@@ -27,6 +26,7 @@ from asobiba.core.bots import Bot
 from asobiba.core.errors import IllegalAction, InvalidOptions
 from asobiba.core.game import DesignedValue, RecordField
 from asobiba.core.options import OptionSpec, resolve_options
+from asobiba.core.rng import deal_rng, is_seed
 from asobiba.games.mokochaka import data
 from asobiba.games.mokochaka.bots import make_bot
 from asobiba.games.mokochaka.cards import ANIMALS, CALLS, COUNTS, SPECIALS, Card, judge
@@ -362,10 +362,10 @@ class Mokochaka:
             raise InvalidOptions(
                 f"mokochaka is played by {self.min_seats} to {self.max_seats} seats, not {seats!r}"
             )
-        if type(seed) is not int:
+        if not is_seed(seed):
             raise InvalidOptions(f"seed must be an integer, got {seed!r}")
         resolved = self.resolve_options(options)
-        rng = random.Random(seed)
+        rng = deal_rng(seed, "deal/0", int(seed))
         deck = new_deck()
         rng.shuffle(deck)
         piles = [[card] for card in deck[: NUMBERS.piles]]

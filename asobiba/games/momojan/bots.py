@@ -2,9 +2,9 @@
 
 A bot sees one seat's observation and its legal actions, nothing else: the unseen cards are the
 deck less its own hand, both rivers, every open set and the dora indicator. Its random choices
-come from a generator seeded by the bot's seed and the observation, so a decision is a pure
-function of (seed, observation): a replay, a restarted server or another worker process gets the
-same one (the searching level also stops on its clock on a slow machine).
+come from a keyed stream (core/rng.py) of the bot's seed labelled by the observation, so a
+decision is a pure function of (seed, observation): a replay, a restarted server or another
+worker process gets the same one (the searching level also stops on its clock on a slow machine).
 
 The hand measure is a shanten for this game: a win needs at least 3 sets (open ones count) and a
 head, and every card in the hand must be used, so a hand of ``n`` cards holds ``(n - 1) // 3``
@@ -25,6 +25,7 @@ from typing import Any
 
 from asobiba.core.bots import Bot
 from asobiba.core.errors import InvalidOptions
+from asobiba.core.rng import stream
 from asobiba.games.momojan.cards import DECK, KINDS, Card, is_dora, is_fruit, is_peach, sort_cards
 from asobiba.games.momojan.data import LEVEL_BY_ID, Level
 from asobiba.games.momojan.hand import SETS_TO_WIN, hand_waits, head_ok, set_kind
@@ -209,12 +210,10 @@ class View:
         return bool(self.river) and any(c in self.river for c in hand_waits(hand, opened))
 
 
-def _rng(seed: int, observation: dict[str, Any], salt: str = "") -> random.Random:
+def _rng(seed: int, observation: dict[str, Any]) -> random.Random:
     """A generator that depends only on the seed and what the seat sees."""
     o = observation
     key = (
-        seed,
-        salt,
         o["round"],
         o["seat"],
         o["phase"],
@@ -225,7 +224,7 @@ def _rng(seed: int, observation: dict[str, Any], salt: str = "") -> random.Rando
         tuple(o["piles"]),
         tuple(o["points"]),
     )
-    return random.Random(repr(key))
+    return stream(seed, f"bot/momojan/{key!r}")
 
 
 def _first(legal: list[Action], kind: str) -> Action | None:

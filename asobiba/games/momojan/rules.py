@@ -14,7 +14,6 @@ indicator, the seed. ``observe`` is built only from what the viewer may know.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -24,6 +23,7 @@ from asobiba.core.bots import Bot, Pace
 from asobiba.core.errors import IllegalAction, InvalidOptions
 from asobiba.core.game import DesignedValue, RecordField, RecordValue
 from asobiba.core.options import OptionSpec, resolve_options
+from asobiba.core.rng import deal_rng, is_seed
 from asobiba.games.momojan.cards import DECK, Card, is_card, is_peach, sort_cards
 from asobiba.games.momojan.data import BONUSES, NUMBERS, RULES, YAKU, Level, pace_for, pace_rows
 from asobiba.games.momojan.data import LEVELS as BOT_LEVELS
@@ -280,7 +280,7 @@ class Momojan:
     def new_state(self, options: Mapping[str, Any], seats: int = 2, seed: int = 0) -> MomojanState:
         if type(seats) is not int or seats != 2:
             raise InvalidOptions(f"momojan is played by exactly 2 seats, not {seats!r}")
-        if type(seed) is not int:
+        if not is_seed(seed):
             raise InvalidOptions(f"seed must be an integer, got {seed!r}")
         resolved = self.resolve_options(options)
         start = NUMBERS.start_points
@@ -629,7 +629,7 @@ def _deal(
         return _finish(base, "no_stake", dealer)
     points = _set(points, child, points[child] - stake)
     deck = list(DECK)
-    random.Random(f"momojan/{state.seed}/{round_no}").shuffle(deck)
+    deal_rng(state.seed, f"deal/{round_no}", f"momojan/{state.seed}/{round_no}").shuffle(deck)
     size = NUMBERS.hand_size
     hands = _set(((), ()), dealer, tuple(sort_cards(deck[:size])))
     hands = _set(hands, child, tuple(sort_cards(deck[size : 2 * size])))

@@ -19,6 +19,7 @@ from collections import Counter
 from itertools import combinations
 from typing import Any
 
+from asobiba.core.rng import SEED_BITS
 from asobiba.games.momojan.cards import DECK, Card, sort_cards
 from asobiba.games.momojan.hand import Decomposition, hand_waits, head_ok, set_kind
 from asobiba.games.momojan.rules import (
@@ -202,7 +203,7 @@ def sample_state(observation: dict[str, Any], rng: random.Random) -> MomojanStat
     )
     return MomojanState(
         options=tuple(sorted(observation["options"].items())),
-        seed=rng.randrange(1 << 31),
+        seed=rng.getrandbits(SEED_BITS),
         points=_pair(observation["points"]),
         middle=observation["middle"],
         dealer=observation["dealer"],

@@ -308,11 +308,14 @@ def test_the_beginner_sees_its_extra_turns_but_misses_captures() -> None:
 
 
 def test_stronger_levels_take_captures_more_often() -> None:
+    """The levels' rates lie a few points apart (about 0.77, 0.83 and 0.81), so this takes the
+    240-odd capturing positions among 1500: with a few dozen, the order is a coin toss."""
     rates = {}
+    found = situations(2, 1500)
     for level in ("beginner", "casual", "strong"):
         player = bot(level, 3)
         taken = had = 0
-        for obs, extra, captures in situations(2, 150):
+        for obs, extra, captures in found:
             if captures and not extra:
                 had += 1
                 taken += player.choose(obs, legal_of(obs))["pit"] in captures
