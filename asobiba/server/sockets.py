@@ -1,16 +1,18 @@
 """The room WebSocket: one per player; translates frames to room calls and back.
 
-Whatever a client sends or fails to read, it costs the server a bounded amount: every frame gets
-an answer or an error (never a traceback), messages past ``SocketLimits`` get ``rate_limited``
-and a close, and a client that stops reading is closed once its outbox is full.
+Whatever a client sends or fails to read, it costs the server a bounded amount: every frame but a
+pong gets an answer or an error (never a traceback), messages past ``SocketLimits`` get
+``rate_limited`` and a close, and a client that stops reading is closed once its outbox is full.
+An action is dated back by the sender's round trip (``server/latency.py``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -35,8 +37,10 @@ from asobiba.server.protocol import (
 )
 from asobiba.server.rooms import Room
 from asobiba.server.settings import SocketLimits
+from asobiba.server.socket_protocol import KERNEL_ROUND_TRIP
 
 router = APIRouter()
+log = logging.getLogger(__name__)
 
 CLOSE_WAIT_SECONDS = 5.0
 """How long a close may wait for a client to take its last messages before it is dropped."""
@@ -74,7 +78,7 @@ class SocketConnection:
         self.sync_queued = False
         """A sync waits in the outbox: a further request adds nothing it would not say."""
         self.stalled: Close | None = None
-        self.latency = Latency()
+        self.latency = Latency(kernel_reader(websocket))
         self.ping_seconds = limits.ping_seconds
         self._group: anyio.abc.TaskGroup | None = None
         self._pumped = anyio.Event()
@@ -161,8 +165,8 @@ class SocketConnection:
                 raise RoomError("bad_message", "messages are JSON text frames, not binary")
             message = parse_client_message(text)
             if isinstance(message, Act):
-                await room.act(self.seat, message.action, arrived - self.latency.one_way())
-            elif isinstance(message, Pong):
+                await room.act(self.seat, message.action, arrived - self.latency.round_trip())
+            elif isinstance(message, Pong):  # the answer to a ping: nothing to answer back
                 self.latency.pong(message.id)
             elif isinstance(message, AskHint):
                 # To this connection alone: no other seat or watcher learns of it.
@@ -177,6 +181,17 @@ class SocketConnection:
             self.send(error_message(error.code, str(error)))
 
 
+def kernel_reader(websocket: WebSocket) -> Callable[[], float | None] | None:
+    """The kernel's round-trip reader for this socket (``RoomSocketProtocol``), when the socket
+    leads to the player: behind a proxy, whose address uvicorn's proxy headers replaced with the
+    player's, it would time the proxy's line instead."""
+    extension = websocket.scope.get("extensions", {}).get(KERNEL_ROUND_TRIP)
+    if extension is None or extension["peer"] != websocket.scope.get("client"):
+        return None
+    read: Callable[[], float | None] = extension["read"]
+    return read
+
+
 def same_origin(websocket: WebSocket) -> bool:
     """Browsers always send Origin on a WebSocket handshake; another site's page may not connect
     with this visitor's cookie (cross-site WebSocket hijacking)."""
@@ -189,6 +204,11 @@ def same_origin(websocket: WebSocket) -> bool:
 @router.websocket("/ws/rooms/{room_id}")
 async def room_socket(websocket: WebSocket, room_id: str) -> None:
     if not same_origin(websocket):
+        log.warning(
+            "room socket refused: Origin %r is not this site (Host %r)",
+            websocket.headers.get("origin"),
+            websocket.headers.get("host"),
+        )
         refusal = PlainTextResponse("cross-origin socket refused", status_code=403)
         await websocket.send_denial_response(refusal)
         return

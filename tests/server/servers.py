@@ -24,6 +24,7 @@ from fastapi import FastAPI
 from websockets.sync.client import ClientConnection, connect
 
 from asobiba.server.settings import MAX_MESSAGE_BYTES
+from asobiba.server.socket_protocol import RoomSocketProtocol
 
 
 def free_port() -> int:
@@ -102,20 +103,40 @@ class ServerProcess:
 @contextmanager
 def thread_server(app: FastAPI) -> Iterator[str]:
     """Uvicorn serving ``app`` in a thread, as ``asobiba serve`` configures it; yields its URL."""
-    port = free_port()
+    listener = socket.create_server(("127.0.0.1", 0))
+    with served_on(app, [listener]):
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+
+
+@contextmanager
+def served_on(app: FastAPI, listeners: list[socket.socket]) -> Iterator[None]:
+    """Uvicorn serving ``app`` in a thread on listening sockets made by the caller (one may lie
+    in another network namespace: ``tests/server/netline.py``), as ``asobiba serve`` configures
+    it; the sockets are closed afterwards."""
     config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, ws_max_size=16 * MAX_MESSAGE_BYTES, log_level="warning"
+        app,
+        ws=RoomSocketProtocol,
+        ws_max_size=16 * MAX_MESSAGE_BYTES,
+        log_level="warning",
     )
     server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": listeners}, daemon=True)
     thread.start()
-    base = f"http://127.0.0.1:{port}"
     try:
-        wait_until_up(base)
-        yield base
+        for _ in range(300):
+            if server.started:
+                break
+            if not thread.is_alive():
+                raise RuntimeError("the server stopped while starting")
+            time.sleep(0.1)
+        else:
+            raise RuntimeError("the server did not start within 30 s")
+        yield
     finally:
         server.should_exit = True
         thread.join(timeout=30)
+        for listener in listeners:
+            listener.close()
 
 
 class Guest:

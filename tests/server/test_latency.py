@@ -1,9 +1,15 @@
-"""The server times each line with its own pings, and dates a player's action back by their
-one-way delay (capped), so a slower line is not robbed in a race and a forged pong gains little."""
+"""The server dates a player's action back by their round trip: the kernel's TCP estimate where
+it has one, else its own pings trusted only a little, so a slower line is not robbed in a race
+and a held-back pong gains (almost) nothing. Over real TCP: ``test_fair_timing.py``."""
 
 from __future__ import annotations
 
 import asyncio
+import re
+import shutil
+import socket
+import struct
+import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -14,29 +20,59 @@ from fastapi.testclient import TestClient
 from asobiba.core.bots import Timed
 from asobiba.server.app import create_app
 from asobiba.server.hub import Hub
-from asobiba.server.latency import MAX_ONE_WAY_SECONDS, Latency
+from asobiba.server.latency import (
+    MAX_PING_ROUND_TRIP_SECONDS,
+    MAX_ROUND_TRIP_SECONDS,
+    Latency,
+    kernel_round_trip,
+    tcp_info_round_trip,
+)
 from asobiba.server.settings import SocketLimits
 from tests.server.test_rooms import make_store
 
 
-def test_the_one_way_delay_is_half_the_smallest_recent_round_trip(
+def test_with_pings_only_the_round_trip_is_the_smallest_recent_one(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    clock = iter([10.0, 10.5, 20.0, 20.06, 30.0, 30.2])
+    clock = iter([10.0, 10.004, 20.0, 20.003, 30.0, 30.2])
     monkeypatch.setattr(time, "monotonic", lambda: next(clock))
     latency = Latency()
-    assert latency.one_way() == 0.0, "nothing is dated back before a round trip is known"
+    assert latency.round_trip() == 0.0, "nothing is dated back before a round trip is known"
     for _ in range(3):
         latency.pong(latency.ping())
-    assert latency.one_way() == pytest.approx(0.03)  # queueing only ever adds delay
+    assert latency.round_trip() == pytest.approx(0.003)  # queueing only ever adds delay
 
 
-def test_the_one_way_delay_is_capped(monkeypatch: pytest.MonkeyPatch) -> None:
-    clock = iter([0.0, 5.0])
+def test_a_pong_held_back_buys_at_most_the_ping_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = iter([0.0, 0.3])
     monkeypatch.setattr(time, "monotonic", lambda: next(clock))
     latency = Latency()
-    latency.pong(latency.ping())  # a pong held back 5 s on purpose
-    assert latency.one_way() == MAX_ONE_WAY_SECONDS
+    latency.pong(latency.ping())  # a pong held back 300 ms on purpose
+    assert latency.round_trip() == MAX_PING_ROUND_TRIP_SECONDS
+
+
+def test_the_kernel_estimate_wins_over_pongs_and_its_smallest_is_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    readings = iter([0.121, 0.135, None])  # at connect, then at each action
+    clock = iter([0.0, 0.3])
+    monkeypatch.setattr(time, "monotonic", lambda: next(clock))
+    latency = Latency(lambda: next(readings))
+    latency.pong(latency.ping())
+    assert latency.round_trip() == 0.121, "a later, larger estimate (delayed acks) is not taken"
+    assert latency.round_trip() == 0.121, "nor is a missing one"
+
+
+def test_the_kernel_estimate_is_capped() -> None:
+    assert Latency(lambda: 0.5).round_trip() == MAX_ROUND_TRIP_SECONDS
+
+
+def test_without_a_kernel_estimate_pings_time_the_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = iter([0.0, 0.002])
+    monkeypatch.setattr(time, "monotonic", lambda: next(clock))
+    latency = Latency(lambda: None)  # a socket with no sample yet, or no TCP_INFO
+    latency.pong(latency.ping())
+    assert latency.round_trip() == pytest.approx(0.002)
 
 
 def test_unknown_and_repeated_pongs_are_ignored() -> None:
@@ -48,6 +84,56 @@ def test_unknown_and_repeated_pongs_are_ignored() -> None:
     assert len(latency.round_trips) == 1
 
 
+def tcp_info(length: int, rtt: int, min_rtt: int) -> bytes:
+    info = bytearray(length)
+    struct.pack_into("=I", info, 68, rtt)
+    if length >= 152:
+        struct.pack_into("=I", info, 148, min_rtt)
+    return bytes(info)
+
+
+def test_tcp_info_gives_the_minimum_round_trip_or_else_the_smoothed_one() -> None:
+    assert tcp_info_round_trip(tcp_info(232, 120_779, 120_451)) == 0.120451
+    assert tcp_info_round_trip(tcp_info(104, 120_779, 0)) == 0.120779  # an older kernel's struct
+    assert tcp_info_round_trip(tcp_info(232, 0, 0xFFFFFFFF)) is None  # no sample yet
+    assert tcp_info_round_trip(tcp_info(104, 0, 0)) is None
+    assert tcp_info_round_trip(b"") is None
+
+
+def test_the_offsets_read_what_the_kernel_reports() -> None:
+    """The same connection, read by ``ss`` (iproute2's own reading of ``struct tcp_info``)."""
+    if shutil.which("ss") is None or not hasattr(socket, "TCP_INFO"):
+        pytest.skip("needs Linux and ss")
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        port = listener.getsockname()[1]
+        with socket.create_connection(("127.0.0.1", port)) as client:
+            server, _ = listener.accept()
+            with server:
+                server.sendall(b"x")
+                client.recv(1)
+                client.sendall(b"y")
+                server.recv(1)
+                info = server.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 256)
+                shown = subprocess.run(
+                    ["ss", "-tinH", "src", f"127.0.0.1:{port}"],
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                ).stdout
+                assert kernel_round_trip(server) == tcp_info_round_trip(info)
+    smoothed = re.search(r"(?<![\w])rtt:([\d.]+)/", shown)
+    minimum = re.search(r"\bminrtt:([\d.]+)", shown)
+    assert smoothed is not None and minimum is not None, shown
+    assert tcp_info_round_trip(info) == pytest.approx(float(minimum[1]) / 1000, abs=1e-6)
+    assert tcp_info_round_trip(info[:148]) == pytest.approx(float(smoothed[1]) / 1000, abs=1e-6)
+
+
+def test_a_socket_without_tcp_info_has_no_kernel_estimate() -> None:
+    left, right = socket.socketpair()
+    with left, right:
+        assert kernel_round_trip(left) is None
+
+
 @pytest.fixture
 def pinging(sqlite_url: str) -> Any:
     app = create_app(sqlite_url, secret_key="s", bot_workers=1, socket_limits=SocketLimits())
@@ -55,13 +141,15 @@ def pinging(sqlite_url: str) -> Any:
         yield client
 
 
-def test_an_action_is_dated_back_by_the_players_measured_delay(pinging: TestClient) -> None:
+def test_without_a_kernel_estimate_an_action_is_dated_back_by_pings_up_to_their_cap(
+    pinging: TestClient,
+) -> None:
     room = pinging.post("/api/rooms", json={"game": "mancala", "level": "beginner"}).json()
     with pinging.websocket_connect(room["ws"]) as ws:
         assert ws.receive_json()["type"] == "sync"
         ping = ws.receive_json()
         assert ping["type"] == "ping" and isinstance(ping["id"], int)
-        time.sleep(0.08)  # a slow line: an 80 ms round trip at least
+        time.sleep(0.08)  # an 80 ms round trip at least: more than pongs alone are trusted
         ws.send_json({"type": "pong", "id": ping["id"]})
         sent = time.time()
         ws.send_json({"type": "act", "action": {"pit": 2}})
@@ -71,7 +159,7 @@ def test_an_action_is_dated_back_by_the_players_measured_delay(pinging: TestClie
         assert ws.receive_json()["code"] == "bad_message"
     stored = pinging.app.state.hub.store.load_room(room["room_id"])  # type: ignore[attr-defined]
     [(_, _, at)] = stored.events
-    assert sent - MAX_ONE_WAY_SECONDS <= at <= received - 0.04
+    assert sent - MAX_PING_ROUND_TRIP_SECONDS <= at <= received - MAX_PING_ROUND_TRIP_SECONDS
 
 
 def test_a_dated_back_action_keeps_its_time_for_the_game_to_judge(tmp_path: Path) -> None:

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketDenialResponse, WebSocketTestSession
+from websockets.exceptions import InvalidStatus
 
+from asobiba.server.protocol import Pong, RoomError, parse_client_message
 from asobiba.server.settings import MAX_MESSAGE_BYTES
+from tests.server.servers import Guest, ServerProcess
 
 Start = Callable[..., dict[str, Any]]
 
@@ -135,3 +140,48 @@ def test_a_socket_opened_from_another_site_is_refused(client: TestClient, start:
         raise AssertionError("the cross-origin socket was accepted")
     with client.websocket_connect(room["ws"], headers={"origin": "http://testserver"}) as ws:
         assert ws.receive_json()["type"] == "sync"
+
+
+def test_a_cross_origin_handshake_is_refused_with_one_plain_log_line(
+    server: ServerProcess,
+) -> None:
+    """Under ``asobiba serve`` itself: a 403 with its reason, and in the server's output one
+    warning line and no error or traceback (uvicorn's own lines about the refusal are INFO)."""
+    guest = Guest(server.base)
+    room = guest.new_room()
+    for _ in range(3):
+        with pytest.raises(InvalidStatus) as refused:
+            guest.socket(room["ws"], origin="https://evil.example")
+        assert refused.value.response.status_code == 403
+        assert refused.value.response.body == b"cross-origin socket refused"
+    server.stop()  # everything it had to say about those sockets is written
+    log = server.log()
+    assert "Traceback" not in log and "ERROR" not in log, log
+    refusals = [line for line in log.splitlines() if "room socket refused" in line]
+    assert len(refusals) == 3, log
+    assert "'https://evil.example' is not this site" in refusals[0]
+
+
+def test_a_pong_gets_no_answer_and_changes_nothing(client: TestClient, start: Start) -> None:
+    """A pong is itself the answer to the server's ping: the one frame that gets none back,
+    whatever its id, even one no ping had."""
+    room = start(client)
+    with client.websocket_connect(room["ws"]) as ws:
+        before = ws.receive_json()
+        ws.send_json({"type": "pong", "id": 1})
+        ws.send_json({"type": "pong", "id": 12345})
+        assert_unchanged(ws, before)  # the next message is the sync's answer
+
+
+@pytest.mark.parametrize("ping_id", [3.0, "3", True, None, [3], 1e300])
+def test_a_pong_id_must_be_an_integer(client: TestClient, start: Start, ping_id: Any) -> None:
+    with pytest.raises(RoomError) as refused:
+        parse_client_message(json.dumps({"type": "pong", "id": ping_id}))
+    assert refused.value.code == "bad_message"
+    room = start(client)
+    with client.websocket_connect(room["ws"]) as ws:
+        before = ws.receive_json()
+        ws.send_json({"type": "pong", "id": ping_id})
+        expect_error(ws, "bad_message")
+        assert_unchanged(ws, before)
+    assert parse_client_message('{"type": "pong", "id": 3}') == Pong(3)

@@ -1,0 +1,237 @@
+"""A reaction is recorded as the player made it, over real TCP, whatever the line and whatever
+the client does with its pongs (``server/latency.py``).
+
+The room runs a tiny real-time game under uvicorn, configured as ``asobiba serve`` does: the test
+rings a bell (as a bot would: the room dates it when it applies it), the player's client grabs,
+and the room's log holds both times. The recorded reaction (grab's ``at`` - ring's ``at``) is
+compared with the client's own measure: from when the ring's message reached it to when it sent
+its grab.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any, NoReturn
+
+import pytest
+from fastapi import FastAPI, Request
+from starlette.middleware.sessions import SessionMiddleware
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from asobiba.core.bots import Timed
+from asobiba.server import sockets
+from asobiba.server.db import make_engine, migrate, session_factory
+from asobiba.server.hub import Hub
+from asobiba.server.identity import GuestId, ensure_player_id
+from asobiba.server.latency import MAX_PING_ROUND_TRIP_SECONDS
+from asobiba.server.settings import SocketLimits
+from asobiba.server.store import Store
+from tests.server.netline import Line, delayed_line
+from tests.server.servers import Guest, served_on
+from tests.server.test_realtime_room import Grab, GrabState
+
+ONE_WAY = 0.060
+"""The slow line's delay each way."""
+MARGIN = 0.010
+"""How far a recorded reaction may lie from the player's own measure of it."""
+
+
+class PatientGrab(Grab):
+    """Grab without its timer: however slow the machine, the round waits for the grab."""
+
+    def deadline(self, state: GrabState) -> float | None:
+        return None
+
+
+def patient_grab(name: str) -> Any:
+    return PatientGrab()
+
+
+async def never_acts(*_: Any) -> Timed:
+    return Timed(None)
+
+
+def grab_app(tmp_path: Path) -> tuple[FastAPI, Store]:
+    """The room socket with ``PatientGrab`` rooms: ``POST /rooms`` seats the guest at seat 1
+    beside a bot that never acts; ``POST /rooms/{id}/ring`` rings for seat 0 now."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'timing.sqlite3'}")
+    migrate(engine)
+    store = Store(session_factory(engine))
+    hub = Hub(store, never_acts, patient_grab)
+    app = FastAPI()
+    app.state.hub = hub
+    app.state.socket_limits = SocketLimits(ping_seconds=0.2)
+    app.include_router(sockets.router)
+
+    @app.post("/rooms")
+    async def new_room(request: Request) -> dict[str, str]:
+        player = ensure_player_id(request)
+        await asyncio.to_thread(store.ensure_player, player)
+        room = await hub.create("grab", {}, [{"bot": "quick"}, {"player": player}], seed=1)
+        return {"room_id": room.id, "ws": f"/ws/rooms/{room.id}"}
+
+    @app.post("/rooms/{room_id}/ring")
+    async def ring(room_id: str) -> None:
+        room = await hub.get(room_id)
+        assert room is not None
+        await room.act(0, {"ring": True})
+
+    app.add_middleware(GuestId)
+    app.add_middleware(SessionMiddleware, secret_key="timing", session_cookie="asobiba")
+    return app, store
+
+
+def unavailable(reason: str) -> NoReturn:
+    """Fail under CI (where the machine must run this test), skip elsewhere."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def slow_line() -> Iterator[Line]:
+    with ExitStack() as stack:
+        try:
+            line = stack.enter_context(delayed_line(ONE_WAY))
+        except Exception as error:
+            unavailable(f"no slow line (network namespaces and TUN, as root): {error!r}")
+        yield line
+
+
+class Player:
+    """A guest at a ``grab_app`` room over one socket; ``pong_delay`` holds back its pongs."""
+
+    def __init__(self, guest: Guest, ws: ClientConnection, pong_delay: float = 0.0) -> None:
+        self.guest = guest
+        self.ws = ws
+        self.pong_delay = pong_delay
+        self.pongs: list[threading.Timer] = []
+
+    def receive(self) -> dict[str, Any]:
+        """The next message; a ping is answered on the way (late if so set)."""
+        message: dict[str, Any] = json.loads(self.ws.recv(timeout=30))
+        if message["type"] == "ping":
+            pong = json.dumps({"type": "pong", "id": message["id"]})
+            timer = threading.Timer(self.pong_delay, self._send_late, [pong])
+            timer.start()
+            self.pongs.append(timer)
+        return message
+
+    def _send_late(self, text: str) -> None:
+        with contextlib.suppress(ConnectionClosed):  # the test may be over
+            self.ws.send(text)
+
+    def next_message(self) -> dict[str, Any]:
+        """The next message that is not a ping."""
+        while (message := self.receive())["type"] == "ping":
+            pass
+        return message
+
+    def answered_a_ping(self) -> None:
+        """Wait until a pong has gone out: the server reads it before anything sent later."""
+        while not self.pongs:
+            self.receive()
+        self.pongs[0].join()
+
+    def grab_after_ring(self, room_id: str, reaction: float) -> float:
+        """Ring the bell, grab ``reaction`` seconds after its message arrives, and return the
+        reaction as this client measured it."""
+        # Rung from another thread, so this one is already waiting when the ring arrives.
+        ring = threading.Thread(target=self.guest.request, args=("POST", f"/rooms/{room_id}/ring"))
+        ring.start()
+        while not self.next_message()["obs"]["rung"]:
+            pass
+        seen = time.monotonic()
+        time.sleep(reaction)  # the player's own reaction time, part of what is measured
+        sent = time.monotonic()
+        self.ws.send(json.dumps({"type": "act", "action": {"grab": True}}))
+        while self.next_message()["obs"]["outcome"] is None:
+            pass
+        ring.join()
+        return sent - seen
+
+
+def recorded_reaction(store: Store, room_id: str) -> float:
+    stored = store.load_room(room_id)
+    assert stored is not None
+    (_, ring, rung), (seat, grab, grabbed) = stored.events
+    assert (ring, seat, grab) == ({"ring": True}, 1, {"grab": True})
+    return float(grabbed - rung)
+
+
+def open_socket(
+    guest: Guest, ws_path: str, sock: socket.socket | None, headers: dict[str, str]
+) -> ClientConnection:
+    cookie = "; ".join(f"{c.name}={c.value}" for c in guest.cookies)
+    url = guest.base.replace("http", "ws", 1) + ws_path
+    return connect(url, sock=sock, additional_headers={"Cookie": cookie, **headers}, proxy=None)
+
+
+def play_round(
+    guest: Guest,
+    store: Store,
+    reaction: float,
+    sock: socket.socket | None = None,
+    pong_delay: float = 0.0,
+    headers: dict[str, str] | None = None,
+) -> tuple[float, float]:
+    """One room, its socket over ``sock`` (default: a new one to ``guest.base``): ring, grab
+    ``reaction`` seconds later. Returns the reaction as the client measured it and as the room
+    recorded it."""
+    _, room = guest.request("POST", "/rooms")
+    with open_socket(guest, room["ws"], sock, headers or {}) as ws:
+        player = Player(guest, ws, pong_delay)
+        assert player.next_message()["type"] == "sync"
+        if pong_delay:
+            player.answered_a_ping()
+        measured = player.grab_after_ring(room["room_id"], reaction)
+    return measured, recorded_reaction(store, room["room_id"])
+
+
+def test_reactions_over_a_60_ms_line_are_recorded_within_10_ms(
+    tmp_path: Path, slow_line: Line
+) -> None:
+    app, store = grab_app(tmp_path)
+    slow = slow_line.listener()
+    fast = socket.create_server(("127.0.0.1", 0))
+    with served_on(app, [slow, fast]):
+        guest = Guest(f"http://127.0.0.1:{fast.getsockname()[1]}")  # set-up: the fast line
+        # A fresh engine compiles its SQL on the first event it logs (~2 ms, between the ring's
+        # time and its message), which a running site did long ago: one round warms it.
+        play_round(guest, store, 0.0)
+        for reaction in (0.0, 0.15):
+            started = time.monotonic()
+            sock = slow_line.connect(slow.getsockname()[1])
+            assert time.monotonic() - started >= 2 * ONE_WAY, "the line is not slow"
+            measured, recorded = play_round(guest, store, reaction, sock)
+            assert abs(recorded - measured) <= MARGIN
+
+
+@pytest.mark.parametrize("behind_a_proxy", [False, True])
+def test_pongs_held_back_300_ms_on_a_fast_line_gain_at_most_the_bound(
+    tmp_path: Path, behind_a_proxy: bool
+) -> None:
+    """Directly the kernel's round trip is used and pongs buy nothing (the test allows the
+    clocks' reading a millisecond); behind a proxy (uvicorn's proxy headers name another client
+    than the socket's peer) only pings time the line, and a late pong buys at most
+    ``MAX_PING_ROUND_TRIP_SECONDS``."""
+    app, store = grab_app(tmp_path)
+    listener = socket.create_server(("127.0.0.1", 0))
+    with served_on(app, [listener]):
+        guest = Guest(f"http://127.0.0.1:{listener.getsockname()[1]}")
+        play_round(guest, store, 0.0)  # warms the engine, as above
+        proxy = {"X-Forwarded-For": "203.0.113.9"} if behind_a_proxy else {}
+        measured, recorded = play_round(guest, store, 0.0, pong_delay=0.3, headers=proxy)
+    gained = measured - recorded
+    assert gained <= (MAX_PING_ROUND_TRIP_SECONDS if behind_a_proxy else 0.001)
+    assert gained >= -MARGIN, "an honest client's reaction is recorded within the margin too"
