@@ -19,7 +19,7 @@ from websockets.sync.client import ClientConnection
 from asobiba.server.app import create_app
 from asobiba.server.protocol import CLOSE_NOT_READING, CLOSE_RATE_LIMITED
 from asobiba.server.settings import SocketLimits
-from tests.server.servers import Guest, thread_server
+from tests.server.servers import Guest, ServerProcess, thread_server
 
 Start = Callable[..., dict[str, Any]]
 
@@ -195,3 +195,38 @@ def test_every_frame_gets_an_answer_and_the_socket_stays_open(
             after = ws.receive_json()
         if answer["type"] == "error":
             assert after["seq"] == before["seq"], "a refused frame changed nothing"
+
+
+def test_frames_the_protocol_refuses_close_cleanly_with_one_plain_log_line(
+    server: ServerProcess,
+) -> None:
+    """Under ``asobiba serve`` itself, answers still going out: a frame over uvicorn's 64 KiB
+    limit is closed with 1009, a text frame that is not UTF-8 with 1007; the server's output has
+    one warning line for each, and no error or traceback (the answers sent after uvicorn's close
+    used to raise "Unexpected ASGI message 'websocket.send', after sending 'websocket.close'")."""
+    guest = Guest(server.base)
+    room = guest.new_room()
+    tries = 12
+    for attempt in range(tries):
+        with guest.socket(room["ws"], compression=None) as ws:
+            assert json.loads(ws.recv(timeout=10))["type"] == "sync"
+            for _ in range(25):  # each answered with an error while the bad frame arrives
+                ws.send('{"type": "nonsense"}')
+            if attempt % 2:
+                ws.send(b"\xff" * 8, text=True)
+            else:
+                ws.send(bytes(range(256)) * 300)  # 76,800 bytes
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    ws.recv(timeout=10)
+        assert closed.value.rcvd is not None
+        assert closed.value.rcvd.code == (1007 if attempt % 2 else 1009)
+    server.stop()  # everything it had to say about those sockets is written
+    log = server.log()
+    assert "Traceback" not in log and "ERROR" not in log, log
+    closes = [
+        line for line in log.splitlines() if '"WebSocket /ws/rooms/' in line and "closed" in line
+    ]
+    assert len(closes) == tries, log
+    too_big = "closed 1009: frame with 76800 bytes exceeds limit of 65536 bytes"
+    assert sum(line.endswith(too_big) for line in closes) == tries // 2, log
