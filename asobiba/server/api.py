@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import random
+import secrets
 from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from asobiba.core.errors import InvalidOptions
 from asobiba.core.game import Game, grades_of, revealed, reveals, reviews
 from asobiba.core.options import offered_only
+from asobiba.core.rng import SEED_BITS, new_seed
 from asobiba.games import game_names, get_game
 from asobiba.server.db import Review
 from asobiba.server.identity import ensure_player_id, player_id
@@ -33,9 +34,9 @@ class NewRoom(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
     level: str = Field(max_length=32)
     order: Literal["first", "second", "random"] = "first"
-    players: int | None = Field(default=None, ge=1, le=16)
-    """How many seats; the game's fewest if absent."""
-    seed: int | None = Field(default=None, ge=0, lt=2**31)
+    players: StrictInt | None = Field(default=None, ge=1, le=16)
+    """How many seats; the game's fewest if absent. An integer: ``"3"`` and ``3.0`` are refused."""
+    seed: StrictInt | None = Field(default=None, ge=0, lt=2**SEED_BITS)
     """A fixed deal, only where the server allows it (``ASOBIBA_DEV_SEEDS=1``, for tests)."""
 
 
@@ -87,20 +88,41 @@ async def new_room(body: NewRoom, request: Request) -> dict[str, Any]:
     if body.seed is not None and not getattr(request.app.state, "dev_seeds", False):
         message = "a fixed seed is only taken by a development server (ASOBIBA_DEV_SEEDS=1)"
         raise HTTPException(400, detail={"code": "seed_refused", "message": message})
-    rng = random.Random()
-    seat = {"first": 0, "second": 1, "random": rng.randrange(players)}[body.order]
+    seat = {"first": 0, "second": 1, "random": secrets.randbelow(players)}[body.order]
     person = ensure_player_id(request)
-    hub = request.app.state.hub
-    await asyncio.to_thread(hub.store.ensure_player, person)
-    seats: list[dict[str, Any]] = [{"bot": body.level} for _ in range(players)]
-    seats[seat] = {"player": person}
     try:
         offered_only(game.options_spec(), body.options)
-        seed = rng.randrange(2**31) if body.seed is None else body.seed
-        room = await hub.create(body.game, body.options, seats, seed)
+        resolved = game.resolve_options(body.options)
     except InvalidOptions as error:
         raise HTTPException(400, detail={"code": error.code, "message": str(error)}) from None
+    _spend_a_room(request, person)
+    hub = request.app.state.hub
+    await asyncio.to_thread(hub.store.ensure_player, person)
+    keep = request.app.state.guest_limits.unfinished - 1
+    await hub.abandon_oldest(person, keep)
+    seats: list[dict[str, Any]] = [{"bot": body.level} for _ in range(players)]
+    seats[seat] = {"player": person}
+    seed = new_seed() if body.seed is None else body.seed
+    room = await hub.create(body.game, resolved, seats, seed)
     return {"room_id": room.id, "seat": seat, "ws": f"/ws/rooms/{room.id}"}
+
+
+def _spend_a_room(request: Request, person: str) -> None:
+    """Count a new room against the guest and its address, or refuse it: 429 ``too_many_rooms``
+    with ``Retry-After`` (whole seconds until one more would be taken)."""
+    by_guest = request.app.state.rooms_per_guest
+    by_address = request.app.state.rooms_per_address
+    address = request.client.host if request.client is not None else "unknown"
+    wait = max(by_guest.wait(person), by_address.wait(address))
+    if wait:
+        message = f"too many new games at once; try again in {wait} s"
+        raise HTTPException(
+            429,
+            detail={"code": "too_many_rooms", "message": message},
+            headers={"Retry-After": str(wait)},
+        )
+    by_guest.take(person)
+    by_address.take(address)
 
 
 @router.get("/rooms")
@@ -195,7 +217,7 @@ async def replay(room_id: str, request: Request, reveal: bool = False) -> dict[s
     seat of a game still being played can see what it may not."""
     hub = request.app.state.hub
     stored = await asyncio.to_thread(hub.store.load_room, room_id)
-    if stored is None or not stored.finished:
+    if stored is None or not stored.finished or stored.abandoned:
         raise HTTPException(
             404, detail={"code": "unknown_game", "message": "no finished game with that id"}
         )

@@ -12,16 +12,15 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.sessions import SessionMiddleware
 
-from asobiba.games import get_game
 from asobiba.server import api, learn, pages, sockets
 from asobiba.server.botpool import BotPool
 from asobiba.server.db import make_engine, migrate, session_factory
 from asobiba.server.hub import Hub
 from asobiba.server.identity import GuestId
+from asobiba.server.limits import RateLimit
 from asobiba.server.middleware import BodyLimit, SecurityHeaders
-from asobiba.server.recovery import finish_interrupted
 from asobiba.server.reviews import Reviewer
-from asobiba.server.settings import MAX_BODY_BYTES, Settings, SocketLimits
+from asobiba.server.settings import MAX_BODY_BYTES, GuestLimits, Settings, SocketLimits
 from asobiba.server.store import Store
 
 TEN_YEARS = 10 * 365 * 24 * 3600
@@ -33,17 +32,26 @@ def create_app(
     bot_workers: int | None = None,
     socket_limits: SocketLimits | None = None,
     review_seconds: float | None = None,
+    guest_limits: GuestLimits | None = None,
+    bot_pace: float | None = None,
 ) -> FastAPI:
     settings = Settings.load(database_url, secret_key)
+    limits = guest_limits or settings.guest_limits
     engine = make_engine(settings.database_url)
     migrate(engine)
     store = Store(session_factory(engine))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        await asyncio.to_thread(finish_interrupted, store, get_game)
         pool = BotPool(bot_workers or settings.bot_workers)
-        app.state.hub = Hub(store, pool.choose, hinter=pool.hint)
+        app.state.hub = Hub(
+            store,
+            pool.choose,
+            hinter=pool.hint,
+            pause_seconds=limits.pause_seconds,
+            pace_scale=settings.bot_pace if bot_pace is None else bot_pace,
+        )
+        await app.state.hub.recover()
         app.state.reviewer = Reviewer(
             store, review_seconds or settings.review_seconds, settings.review_workers
         )
@@ -68,6 +76,9 @@ def create_app(
     )
     app.state.socket_limits = socket_limits or SocketLimits()
     app.state.dev_seeds = settings.dev_seeds
+    app.state.guest_limits = limits
+    app.state.rooms_per_guest = RateLimit(limits.rooms_burst, limits.rooms_per_minute)
+    app.state.rooms_per_address = RateLimit(limits.address_burst, limits.address_per_minute)
     app.include_router(api.router)
     app.include_router(learn.router)
     app.include_router(sockets.router)
@@ -94,7 +105,9 @@ def create_app(
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> Response:
         if isinstance(error.detail, dict):
-            return JSONResponse({"error": error.detail}, status_code=error.status_code)
+            return JSONResponse(
+                {"error": error.detail}, status_code=error.status_code, headers=error.headers
+            )
         if error.status_code == 404 and not request.url.path.startswith("/api/"):
             return pages.not_found_page(request)
         return _error(error.status_code, "http_error", str(error.detail))

@@ -60,7 +60,13 @@ class RoomRow(Base):
     game: Mapped[str] = mapped_column(String(32))
     options: Mapped[dict[str, Any]]
     rule_key: Mapped[str] = mapped_column(String(200))
-    seed: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[str] = mapped_column(String(80))
+    """The deal's secret, in decimal: 256 bits for new rooms (no integer column holds that)."""
+    rng: Mapped[str] = mapped_column(String(16), server_default="mt19937")
+    """How the seed deals: ``blake2b`` (``core/rng.py``'s keyed stream) or ``mt19937`` (rooms
+    stored before migration 0006, dealt by Mersenne Twister, kept so they replay exactly)."""
+    clock_at: Mapped[float | None] = mapped_column(Float)
+    """The game time at which the room's clock was last stopped (``server/clock.py``)."""
     seats: Mapped[list[Any]]
     """One entry per seat: ``{"player": id}`` for a person, ``{"bot": level}`` for a bot."""
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
@@ -174,9 +180,25 @@ def migrations_config() -> Config:
 def migrate(engine: Engine) -> None:
     """Bring the schema to the newest migration (``alembic upgrade head``)."""
     config = migrations_config()
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+    with engine.connect() as connection:
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            # A batch migration rebuilds a table others refer to (``rooms``): SQLite drops the old
+            # copy only with foreign keys off, and turns them off only outside a transaction.
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            connection.commit()
+        try:
+            with connection.begin():
+                config.attributes["connection"] = connection
+                command.upgrade(config, "head")
+                if sqlite:
+                    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
+                    if broken:
+                        raise RuntimeError(f"a migration broke foreign keys: {broken}")
+        finally:
+            if sqlite:
+                connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+                connection.commit()
 
 
 def session_factory(engine: Engine) -> sessionmaker[Any]:

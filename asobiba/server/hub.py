@@ -1,12 +1,14 @@
 """The in-process hub: the rooms this process owns, loaded from the event log on demand.
 
 A room whose process died is rebuilt by replaying its stored events (``Room.__init__``), so a
-restart loses nothing; bots resume on the first request that touches the room.
+restart loses nothing. A rebuilt room's clock stands still until a seated person is back
+(``server/clock.py``); rooms waiting on their clock are rebuilt at start-up (``recover``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 from collections.abc import Callable
 from typing import Any
@@ -19,6 +21,8 @@ from asobiba.server.recovery import finish_if_over
 from asobiba.server.rooms import BotChooser, Room
 from asobiba.server.store import Store, StoredRoom
 
+log = logging.getLogger(__name__)
+
 SWEEP_SECONDS = 60.0
 """How often the hub looks for unwatched idle rooms to drop."""
 
@@ -30,8 +34,14 @@ class Hub:
         choose: BotChooser,
         games: Callable[[str], Game[Any]] = get_game,
         hinter: Hinter = in_thread,
+        pause_seconds: float = 10.0,
+        pace_scale: float = 1.0,
     ) -> None:
+        """``pause_seconds``: how long a room plays on after its last seated person left;
+        ``pace_scale``: multiplies the bots' human pace (0 only for tests and benches)."""
         self.store = store
+        self.pause_seconds = pause_seconds
+        self.pace_scale = pace_scale
         self._choose = choose
         self._hinter = hinter
         self._games = games
@@ -50,7 +60,16 @@ class Hub:
             self.store.create_room, room_id, game_name, resolved, rule_key(resolved), seed, seats
         )
         stored = StoredRoom(room_id, game_name, resolved, seed, seats, [], False, None)
-        room = Room(stored, game, self.store, self._choose, self._hinter)
+        room = Room(
+            stored,
+            game,
+            self.store,
+            self._choose,
+            self._hinter,
+            running=True,
+            pause_seconds=self.pause_seconds,
+            pace_scale=self.pace_scale,
+        )
         self._rooms[room_id] = room
         room.schedule()
         return room
@@ -62,18 +81,58 @@ class Hub:
         async with self._loading:
             if room_id in self._rooms:
                 return self._rooms[room_id]
-            stored = await asyncio.to_thread(self.store.load_room, room_id)
-            if stored is None:
-                return None
-            # Replaying a long log is CPU work: off the event loop, like the store's reads.
-            game = self._games(stored.game)
-            room = await asyncio.to_thread(
-                Room, stored, game, self.store, self._choose, self._hinter
-            )
-            await asyncio.to_thread(finish_if_over, self.store, room.game, stored, room.state)
-            self._rooms[room_id] = room
-            room.schedule()
+            room = await self._rebuild(room_id)
+            if room is not None:
+                self._rooms[room_id] = room
             return room
+
+    async def _rebuild(self, room_id: str) -> Room | None:
+        """The room from its stored log, its clock stopped (finished there if the log ends the
+        game: an older version's crash may have left it unmarked)."""
+        stored = await asyncio.to_thread(self.store.load_room, room_id)
+        if stored is None:
+            return None
+        # Replaying a long log is CPU work: off the event loop, like the store's reads.
+        game = self._games(stored.game)
+        room = await asyncio.to_thread(
+            Room,
+            stored,
+            game,
+            self.store,
+            self._choose,
+            self._hinter,
+            pause_seconds=self.pause_seconds,
+            pace_scale=self.pace_scale,
+        )
+        if await asyncio.to_thread(finish_if_over, self.store, room.game, stored, room.state):
+            log.warning("room %s: finished a game a crash had left unfinished", room_id)
+        return room
+
+    async def recover(self) -> list[str]:
+        """At start-up: rebuild every unfinished room whose game waits on its clock, so it is
+        ready when its people come back (its clock stands still until then), and finish rooms
+        whose log ends the game. Returns the ids of the rooms kept."""
+        kept = []
+        for room_id in await asyncio.to_thread(self.store.unfinished_room_ids):
+            async with self._loading:
+                if room_id in self._rooms:
+                    continue
+                room = await self._rebuild(room_id)
+                if room is None or room.over or room.game.deadline(room.state) is None:
+                    continue
+                self._rooms[room_id] = room
+                kept.append(room_id)
+        return kept
+
+    async def abandon_oldest(self, player_id: str, keep: int) -> None:
+        """End the guest's oldest unfinished games beyond ``keep`` that nobody is at (no seated
+        person connected here), and forget them if they are in memory."""
+        busy = {room_id for room_id, room in self._rooms.items() if room.present()}
+        ended = await asyncio.to_thread(self.store.abandon_oldest, player_id, keep, busy)
+        for room_id in ended:
+            room = self._rooms.pop(room_id, None)
+            if room is not None:
+                await room.abandon()
 
     async def release(self, room: Room) -> None:
         """Forget ``room`` if nobody watches it and nothing drives it (``Room.idle``).

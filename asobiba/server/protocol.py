@@ -16,6 +16,8 @@ CLOSE_NOT_READING = 4408
 """Close code for a client whose unread messages filled its outbox."""
 CLOSE_RATE_LIMITED = 4429
 """Close code for a client that sent faster than ``SocketLimits`` allow."""
+CLOSE_TOO_MANY_SOCKETS = 4409
+"""Close code for a socket past ``GuestLimits.sockets_per_seat`` or ``sockets_per_room``."""
 
 
 class RoomError(Exception):

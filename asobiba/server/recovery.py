@@ -3,21 +3,19 @@
 Since the final event, the room's finish and its results are written in one transaction
 (``Store.append_event``), a crash can no longer split them; older versions wrote them in two
 steps, so a database may hold logs that end the game in a room never marked finished. Those are
-repaired at start-up and whenever such a room is rebuilt.
+repaired whenever such a room is rebuilt, and the hub rebuilds every unfinished room at start-up
+(``Hub.recover``).
 """
 
 from __future__ import annotations
 
-import logging
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from asobiba.core.game import Game
 from asobiba.server.records import results_for
 from asobiba.server.store import Finish, Store, StoredRoom
-
-log = logging.getLogger(__name__)
 
 
 def states(game: Game[Any], stored: StoredRoom) -> Iterator[Any]:
@@ -47,18 +45,3 @@ def finish_if_over(store: Store, game: Game[Any], stored: StoredRoom, state: Any
     hints = stored.hints_per_seat()
     results = results_for(stored.id, game, stored.options, stored.seats, outcome, hints)
     return store.finish_room(stored.id, Finish(outcome, results))
-
-
-def finish_interrupted(store: Store, games: Callable[[str], Game[Any]]) -> list[str]:
-    """Repair every unfinished room whose log ends the game; returns their ids."""
-    repaired = []
-    for room_id in store.unfinished_room_ids():
-        stored = store.load_room(room_id)
-        if stored is None:
-            continue
-        game = games(stored.game)
-        if finish_if_over(store, game, stored, replay(game, stored)):
-            repaired.append(room_id)
-    if repaired:
-        log.warning("finished %d game(s) a crash had left unfinished", len(repaired))
-    return repaired

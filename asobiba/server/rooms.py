@@ -16,7 +16,9 @@ from typing import Any, Protocol
 
 from asobiba.core.bots import Timed
 from asobiba.core.errors import GameError
-from asobiba.core.game import Game, analyses
+from asobiba.core.game import Game, analyses, pace_of
+from asobiba.core.rng import derive, stream
+from asobiba.server.clock import GameClock
 from asobiba.server.hints import HINT_SECONDS, Hint, Hinter, in_thread
 from asobiba.server.protocol import RoomError
 from asobiba.server.records import results_for
@@ -25,13 +27,18 @@ from asobiba.server.store import Finish, Store, StoredHint, StoredRoom
 
 log = logging.getLogger(__name__)
 
+PACE_MARGIN = 0.25
+"""Seconds before the rules' own deadline by which a paced bot's answer is shown at the latest."""
+
 BotChooser = Callable[[str, str, int, dict[str, Any], list[dict[str, Any]]], Awaitable[Timed]]
 """``(game, level, seed, observation, legal) -> Timed``: a bot's decision, computed off-loop."""
 
 
-def bot_seed_for(room_seed: int, seat: int, seq: int) -> int:
-    """The seed of the fresh bot asked for ``seat`` at event ``seq``: a game replays alike."""
-    return (room_seed * 1_000_003 + seat * 7_919 + seq) & 0x7FFFFFFF
+def bot_seed_for(room_seed: int, seat: int) -> int:
+    """The seed of every bot asked for ``seat``: secret, the same all game (a bot keeps its plan
+    through a race however often it is asked; its choices vary with what it sees, which every
+    bot mixes in), and one-way, so nothing a bot does can lead back to the room's seed."""
+    return derive(room_seed, f"bot/{seat}")
 
 
 class Connection(Protocol):
@@ -50,12 +57,22 @@ class Room:
         store: Store,
         choose: BotChooser,
         hinter: Hinter = in_thread,
+        *,
+        running: bool = False,
+        pause_seconds: float = 10.0,
+        pace_scale: float = 1.0,
     ) -> None:
+        """``running``: a new room's clock runs at once; a rebuilt one stands still until a
+        seated person is connected. ``pause_seconds``: how long the clock and the bots go on
+        after the last seated person's socket closed (a reload must not pause the game).
+        ``pace_scale``: multiplies the bots' human pace (0: bots act as soon as they decide,
+        for tests and load benches only)."""
         self.id = stored.id
         self.game = game
         self.options = stored.options
         self.seed = stored.seed
         self.seats = stored.seats
+        self.abandoned = stored.abandoned
         self.store = store
         self._choose = choose
         self.lock = asyncio.Lock()
@@ -64,10 +81,12 @@ class Room:
         self.state = replay(game, stored)
         self.seq = len(stored.events)
         self._tasks: set[asyncio.Task[None]] = set()
-        self._asked: dict[int, tuple[int, asyncio.Task[None]]] = {}
-        """Bot seats deciding or waiting to act: the seq they were shown, and their task."""
-        self._passed: dict[int, int] = {}
-        """Bot seats that chose to do nothing, and the seq they chose it at."""
+        self._asked: dict[int, tuple[dict[str, Any], asyncio.Task[None]]] = {}
+        """Bot seats deciding or waiting to act: the view they were shown, and their task. A
+        change that leaves a bot's view as it was (another seat's secret answer in a claim
+        window) keeps its answer and its time."""
+        self._passed: dict[int, dict[str, Any]] = {}
+        """Bot seats that chose to do nothing, and the view they chose it on."""
         self._timer: asyncio.TimerHandle | None = None
         self._hinter = hinter
         self.hints = stored.hints_per_seat()
@@ -76,6 +95,12 @@ class Room:
         """The last hint given, ``(seq, seat, hint)``: asked again in the same position, the
         same answer, neither worked out nor counted twice."""
         self._hinting = False
+        self.clock = GameClock(stored.resume_at(), running=running)
+        self.pause_seconds = pause_seconds
+        self.pace_scale = pace_scale
+        self._pause: asyncio.TimerHandle | None = None
+        if running:
+            self._arm_pause()
 
     # --- reading -------------------------------------------------------------------------------
 
@@ -87,26 +112,51 @@ class Room:
 
     @property
     def over(self) -> bool:
-        return self.game.outcome(self.state) is not None
+        return self.abandoned or self.game.outcome(self.state) is not None
 
     @property
     def idle(self) -> bool:
         """Nothing in flight: over, or no bot thinking and no timer armed. The log alone can then
         rebuild the room exactly as it is."""
-        return self.over or (not self._asked and self._timer is None and not self._hinting)
+        quiet = not self._asked and self._timer is None and not self._hinting
+        return self.over or (quiet and not self.lock.locked())  # locked: a change in flight
+
+    def present(self) -> bool:
+        """Whether a seated person has a socket open here: only then does the clock run."""
+        return any(
+            connection.seat is not None and "player" in self.seats[connection.seat]
+            for connection in self.connections
+        )
+
+    def crowded(self, seat: int | None, per_seat: int, per_room: int) -> str | None:
+        """Why one more socket for ``seat`` may not join (too many already), or None."""
+        if len(self.connections) >= per_room:
+            return f"this room has {per_room} sockets open already"
+        if seat is not None and sum(c.seat == seat for c in self.connections) >= per_seat:
+            return f"your seat has {per_seat} sockets open already; close a tab"
+        return None
 
     def join(self, connection: Connection) -> None:
         """Watch the room: its sync, then every event. Synchronous on purpose: no event can fall
-        between the two, and the hub cannot drop the room between ``Hub.get`` and this call."""
+        between the two, and the hub cannot drop the room between ``Hub.get`` and this call. A
+        seated person's arrival starts a stopped clock (and the bots) again."""
         self.connections[connection] = (0, {})
+        if self.present():
+            self._cancel_pause()
+            if not self.clock.running:
+                self.clock.start()
+                self.schedule()
         connection.send(self.sync_message(connection))
 
     def leave(self, connection: Connection) -> None:
         self.connections.pop(connection, None)
+        if not self.present() and self.clock.running:
+            self._arm_pause()
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know now: its observation and its legal actions."""
-        legal = self.game.legal_actions(self.state, seat) if seat is not None else []
+        playing = seat is not None and not self.abandoned
+        legal = self.game.legal_actions(self.state, seat) if playing and seat is not None else []
         return {"obs": self.game.observe(self.state, seat), "legal": legal}
 
     def sync_message(self, connection: Connection) -> dict[str, Any]:
@@ -131,7 +181,7 @@ class Room:
         if due is not None:
             # Seconds, not a time: the browser's clock is not the server's. A page that joins
             # (or comes back) in the middle of a timed wait shows what is left of it, not all.
-            message["deadline_in"] = round(max(0.0, due - time.time()), 3)
+            message["deadline_in"] = round(self.clock.wall_seconds_until(due), 3)
         return message
 
     def finish(self, outcome: dict[str, Any]) -> Finish:
@@ -142,8 +192,10 @@ class Room:
     # --- acting --------------------------------------------------------------------------------
 
     async def act(self, seat: int | None, action: Any, at: float | None = None) -> None:
-        """A person's action, dated ``at`` (when it left them; default now). Raises
-        ``RoomError`` or ``GameError``; the state is then unchanged."""
+        """A person's action, dated ``at`` (wall-clock seconds: its arrival less its sender's
+        round trip, so a reaction counts from when the card reached them; default now).
+        Raises ``RoomError`` or ``GameError``; the state is then unchanged."""
+        at = None if at is None else self.clock.game_time(at)
         async with self.lock:
             if self.over:
                 raise RoomError("game_over", "the game is over")
@@ -151,15 +203,19 @@ class Room:
                 raise RoomError("not_seated", "you have no seat in this room")
             if seat not in self.game.to_move(self.state):
                 raise RoomError("not_your_turn", f"seat {seat} may not act now")
+            if not self.clock.running:  # whoever acts is here, socket or not
+                self.clock.start()
+                if not self.present():
+                    self._arm_pause()
             await self._commit(seat, action, at)
 
     async def _commit(
         self, seat: int | None, action: dict[str, Any] | None, at: float | None = None
     ) -> None:
-        """Apply, log, show. ``at`` (default now) may lie a little before the last event when
-        the action was dated back by its sender's delay: the game decides what that means (a
-        race orders grabs by it; other actions count at the latest time seen)."""
-        at = time.time() if at is None else at
+        """Apply, log, show. ``at`` (game time, default now) may lie a little before the last
+        event when the action was dated back by its sender's delay: the game decides what that
+        means (a race orders grabs by it; other actions count at the latest time seen)."""
+        at = self.clock.now() if at is None else at
         if action is None:
             new = self.game.advance(self.state, at)
         else:
@@ -209,7 +265,7 @@ class Room:
         async with self.lock:
             if self.seq != seq:
                 raise RoomError("hint_stale", "the position changed before the hint was ready")
-            logged = StoredHint(seq, seat, hint.action, time.time())
+            logged = StoredHint(seq, seat, hint.action, self.clock.now())
             await asyncio.to_thread(self.store.add_hint, self.id, logged)
             self.hints[seat] += 1
             self._hint = (seq, seat, hint)
@@ -219,26 +275,29 @@ class Room:
 
     def schedule(self) -> None:
         """Ask every bot seat that may act now (once per state), forget answers the state has
-        moved past, and arm the next timed event."""
+        moved past, and arm the next timed event: only while the clock runs."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        for seat, (seq, task) in list(self._asked.items()):
-            if seq != self.seq:
+        live = self.clock.running and not self.over
+        for seat, (seen, task) in list(self._asked.items()):
+            if not live or self.view(seat) != seen:
                 task.cancel()
                 del self._asked[seat]
-        if self.over:
+        if not live:
             return
         for seat in self.game.to_move(self.state):
             spec = self.seats[seat]
-            if "bot" in spec and seat not in self._asked and self._passed.get(seat) != self.seq:
-                task = self._spawn(self._bot_turn(seat, spec["bot"], self.seq))
-                self._asked[seat] = (self.seq, task)
+            if "bot" in spec and seat not in self._asked:
+                view = self.view(seat)
+                if self._passed.get(seat) != view:
+                    task = self._spawn(self._bot_turn(seat, spec["bot"], view))
+                    self._asked[seat] = (view, task)
         due = self.game.deadline(self.state)
         if due is not None:
             loop = asyncio.get_running_loop()
             self._timer = loop.call_later(
-                max(0.0, due - time.time()), lambda: self._spawn(self._fire_timer())
+                self.clock.wall_seconds_until(due), lambda: self._spawn(self._fire_timer())
             )
 
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
@@ -247,19 +306,34 @@ class Room:
         task.add_done_callback(self._tasks.discard)
         return task
 
-    async def _bot_turn(self, seat: int, level: str, seq: int) -> None:
-        """Ask the bot, wait until the time it chose, and act if nothing happened meanwhile (a
-        change of state cancels this task: see ``schedule``). A bot that passes, or fails, is
-        not asked again until the state changes."""
+    def _paced(self, seat: int, level: str) -> float | None:
+        """Seconds from now at which the bot's move is shown, drawn from its level's human pace
+        (``core.game.pace_of``) with the room's secret stream: how long the bot computed, and
+        so its cards, never show. Kept inside the rules' own wait (a claim window) so the pace
+        alone never makes a bot miss it. None: the bot times itself (a real-time game)."""
+        pace = pace_of(self.game, level)
+        if pace is None or self.pace_scale == 0:
+            return None
+        delay = pace.draw(stream(self.seed, f"pace/{seat}/{self.seq}")) * self.pace_scale
+        due = self.game.deadline(self.state)
+        if due is not None:
+            delay = min(delay, max(0.0, self.clock.wall_seconds_until(due) - PACE_MARGIN))
+        return delay
+
+    async def _bot_turn(self, seat: int, level: str, view: dict[str, Any]) -> None:
+        """Ask the bot, wait until the time it (or its pace) chose, and act if its view is still
+        the same (a change of it cancels this task: see ``schedule``). A bot that passes, or
+        fails, is not asked again until its view changes."""
         try:
             asked_at = time.time()
-            view = self.view(seat)
-            bot_seed = bot_seed_for(self.seed, seat, seq)
+            paced = self._paced(seat, level)
+            bot_seed = bot_seed_for(self.seed, seat)
             answer = await self._choose(self.game.name, level, bot_seed, view["obs"], view["legal"])
             if answer.action is not None:
-                await asyncio.sleep(max(0.0, asked_at + answer.after - time.time()))
+                after = answer.after if paced is None else max(answer.after, paced)
+                await asyncio.sleep(max(0.0, asked_at + after - time.time()))
                 async with self.lock:
-                    if self.seq == seq:
+                    if self.view(seat) == view:
                         del self._asked[seat]  # this commit's schedule must not cancel us
                         await self._commit(seat, answer.action)
                         return
@@ -267,9 +341,9 @@ class Room:
             log.exception("bot %s in room %s chose an illegal action", level, self.id)
         except Exception:
             log.exception("bot %s in room %s failed", level, self.id)
-        # Passed, or failed, with the state unchanged: not asked again until it changes.
-        self._passed[seat] = seq
-        if seat in self._asked and self._asked[seat][0] == seq:
+        # Passed, or failed, with its view unchanged: not asked again until it changes.
+        self._passed[seat] = view
+        if seat in self._asked and self._asked[seat][0] is view:
             del self._asked[seat]
 
     async def _fire_timer(self) -> None:
@@ -278,14 +352,50 @@ class Room:
             due = self.game.deadline(self.state)
             if due is None:
                 return
-            if due <= time.time():
+            if due <= self.clock.now():
                 await self._commit(None, None)
             else:
-                # Early: the loop's clock (monotonic) ran ahead of the wall clock the deadline
-                # is in. Arm it again, or the room would wait for ever.
+                # Early: the loop's clock (monotonic) ran ahead of the wall clock the game time
+                # follows. Arm it again, or the room would wait for ever.
                 self.schedule()
 
+    # --- pausing -------------------------------------------------------------------------------
+
+    def _arm_pause(self) -> None:
+        """Stop the clock ``pause_seconds`` from now unless a seated person comes back."""
+        self._cancel_pause()
+        loop = asyncio.get_running_loop()
+        self._pause = loop.call_later(self.pause_seconds, lambda: self._spawn(self.pause()))
+
+    def _cancel_pause(self) -> None:
+        if self._pause is not None:
+            self._pause.cancel()
+            self._pause = None
+
+    async def pause(self) -> None:
+        """Stand the room still: the clock stops, no timer is armed, no bot thinks. The game time
+        it stopped at is stored, so a rebuilt room resumes from exactly there."""
+        async with self.lock:
+            self._pause = None
+            if not self.clock.running or self.present():
+                return
+            stopped_at = self.clock.stop()
+            self.schedule()  # cancels the timer and every bot's answer, asks nobody
+            await asyncio.to_thread(self.store.stop_clock, self.id, stopped_at)
+
+    async def abandon(self) -> None:
+        """The game was ended unplayed (its guest holds too many): nothing more happens here."""
+        async with self.lock:
+            self.abandoned = True
+            self.schedule()  # over: cancels the timer and the bots
+        await self.close()
+
     async def close(self) -> None:
+        """Forget the room in this process (the server stops, or nobody needs it): a running
+        clock is stopped and stored first, so the room resumes with what its waits had left."""
+        self._cancel_pause()
+        if self.clock.running and not self.over:
+            await asyncio.to_thread(self.store.stop_clock, self.id, self.clock.stop())
         if self._timer is not None:
             self._timer.cancel()
         for task in list(self._tasks):

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import Any
 
 from asobiba.core.data_dir import data_dir
 
@@ -31,6 +32,43 @@ class SocketLimits:
 
 
 @dataclass(frozen=True)
+class GuestLimits:
+    """What one guest (and one address) may hold and start: a flood of rooms costs the server
+    a refusal, not a room."""
+
+    rooms_burst: int = 10
+    """Rooms a guest may start at once."""
+    rooms_per_minute: float = 6.0
+    """Rooms a guest may start a minute after that burst; more get 429 ``too_many_rooms``."""
+    address_burst: int = 30
+    """Rooms one network address may start at once, whatever cookies it sends (a new cookie
+    makes a new guest)."""
+    address_per_minute: float = 20.0
+    """Rooms one address may start a minute after its burst."""
+    unfinished: int = 20
+    """Unfinished games a guest holds at once: starting one more ends the oldest that nobody is
+    playing (abandoned: no result, no replay)."""
+    sockets_per_seat: int = 4
+    """Sockets one seat may have open in its room (a few tabs); one more is closed with 4409."""
+    sockets_per_room: int = 64
+    """Sockets one room may have open (players and spectators); one more is closed with 4409."""
+    pause_seconds: float = 10.0
+    """How long a room plays on after its last seated person's socket closed (a reload or a
+    short drop costs nothing); then its clock and bots stop until someone is back."""
+
+    @classmethod
+    def from_environment(cls) -> GuestLimits:
+        """Each field from ``ASOBIBA_LIMIT_<FIELD>`` where set (``ASOBIBA_LIMIT_ROOMS_BURST``),
+        else its default."""
+        values: dict[str, Any] = {}
+        for field in fields(cls):
+            text = os.environ.get(f"ASOBIBA_LIMIT_{field.name.upper()}")
+            if text:
+                values[field.name] = float(text) if field.type == "float" else int(text)
+        return cls(**values)
+
+
+@dataclass(frozen=True)
 class Settings:
     database_url: str
     secret_key: str
@@ -39,6 +77,11 @@ class Settings:
     """The engine's time per position of a review (``ASOBIBA_REVIEW_SECONDS``)."""
     review_workers: int = 1
     """Worker processes for reviews, apart from the bots' (``ASOBIBA_REVIEW_WORKERS``)."""
+    guest_limits: GuestLimits = GuestLimits()
+    bot_pace: float = 1.0
+    """Multiplies the bots' human pace (``ASOBIBA_BOT_PACE``). 0 makes a bot act the moment it
+    has decided, which shows how long it thought and so something of its cards: for tests and
+    load benches only, never on a public site."""
     openapi: bool = False
     """Serve the API's schema at /openapi.json (``ASOBIBA_OPENAPI=1``); off for visitors."""
     dev_seeds: bool = False
@@ -63,6 +106,8 @@ class Settings:
             dev_seeds=dev_seeds,
             review_seconds=float(os.environ.get("ASOBIBA_REVIEW_SECONDS") or 0.5),
             review_workers=int(os.environ.get("ASOBIBA_REVIEW_WORKERS") or 1),
+            guest_limits=GuestLimits.from_environment(),
+            bot_pace=float(os.environ.get("ASOBIBA_BOT_PACE") or 1.0),
         )
 
 

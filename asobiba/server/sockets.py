@@ -28,6 +28,7 @@ from asobiba.server.latency import Latency
 from asobiba.server.protocol import (
     CLOSE_NOT_READING,
     CLOSE_RATE_LIMITED,
+    CLOSE_TOO_MANY_SOCKETS,
     Act,
     AskHint,
     Pong,
@@ -36,7 +37,7 @@ from asobiba.server.protocol import (
     parse_client_message,
 )
 from asobiba.server.rooms import Room
-from asobiba.server.settings import SocketLimits
+from asobiba.server.settings import GuestLimits, SocketLimits
 from asobiba.server.socket_protocol import KERNEL_ROUND_TRIP
 
 router = APIRouter()
@@ -219,8 +220,16 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
         await websocket.send_json(error_message("unknown_room", f"no room {room_id!r}"))
         await websocket.close(code=4404)
         return
+    seat = room.seat_of(player_id(websocket))
+    guests: GuestLimits = websocket.app.state.guest_limits
+    crowded = room.crowded(seat, guests.sockets_per_seat, guests.sockets_per_room)
+    if crowded is not None:
+        await websocket.accept()
+        await websocket.send_json(error_message("too_many_sockets", crowded))
+        await websocket.close(code=CLOSE_TOO_MANY_SOCKETS)
+        return
     limits: SocketLimits = websocket.app.state.socket_limits
-    connection = SocketConnection(websocket, room.seat_of(player_id(websocket)), limits)
+    connection = SocketConnection(websocket, seat, limits)
     room.join(connection)  # before any await: see Hub.release
     try:
         await websocket.accept()

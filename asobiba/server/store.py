@@ -11,6 +11,7 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from asobiba.core.rng import LegacySeed
 from asobiba.server.db import (
     LessonProgress,
     Player,
@@ -44,6 +45,21 @@ class StoredRoom:
     outcome: dict[str, Any] | None
     hints: tuple[StoredHint, ...] = ()
     """The hints given, in order (they change no state, so ``events`` holds none)."""
+    clock_at: float | None = None
+    """The game time at which the room's clock was last stopped, if it ever was."""
+
+    @property
+    def abandoned(self) -> bool:
+        """Ended because its guest started too many other games (``Store.abandon_oldest``)."""
+        return self.outcome is not None and self.outcome.get("abandoned") is True
+
+    def resume_at(self) -> float | None:
+        """The game time a rebuilt room's clock continues from: where it was stopped, or the last
+        event if the process died first (a wait then gets back at least what it had left)."""
+        known = [at for _, _, at in self.events[-1:]]
+        if self.clock_at is not None:
+            known.append(self.clock_at)
+        return max(known, default=None)
 
     def hints_per_seat(self) -> list[int]:
         return [
@@ -57,6 +73,21 @@ class Finish:
 
     outcome: dict[str, Any]
     results: list[Result]
+
+
+ABANDONED = {"abandoned": True}
+"""The outcome of a game ended unplayed (``Store.abandon_oldest``)."""
+
+
+def _holds(row: RoomRow, player_id: str) -> bool:
+    return any(seat.get("player") == player_id for seat in row.seats)
+
+
+def _seed(row: RoomRow) -> int:
+    """The room's seed as its game takes it: a room dealt before keyed streams is marked, so it
+    deals again exactly as it did."""
+    seed = int(row.seed)
+    return LegacySeed(seed) if row.rng == "mt19937" else seed
 
 
 def now() -> datetime:
@@ -104,7 +135,8 @@ class Store:
                     game=game,
                     options=options,
                     rule_key=rule_key,
-                    seed=seed,
+                    seed=str(seed),
+                    rng="blake2b",
                     seats=seats,
                     created_at=now(),
                     finished_at=None,
@@ -157,13 +189,37 @@ class Store:
                 id=row.id,
                 game=row.game,
                 options=row.options,
-                seed=row.seed,
+                seed=_seed(row),
                 seats=row.seats,
                 events=[(e.seat, e.action, e.at) for e in events],
                 finished=row.finished_at is not None,
                 outcome=row.outcome,
                 hints=tuple(StoredHint(h.seq, h.seat, h.action, h.at) for h in hints),
+                clock_at=row.clock_at,
             )
+
+    def abandon_oldest(self, player_id: str, keep: int, busy: set[str]) -> list[str]:
+        """End the player's oldest unfinished games until at most ``keep`` are left, never one
+        in ``busy`` (someone is at the table): marked finished as abandoned, with no result and
+        no replay. Returns their ids."""
+        with self.sessions.begin() as session:
+            rows = session.scalars(
+                select(RoomRow)
+                .where(RoomRow.finished_at.is_(None))
+                .order_by(RoomRow.created_at.desc(), RoomRow.id)
+            ).all()
+            mine = [row for row in rows if _holds(row, player_id)]
+            nobody_there = [row for row in reversed(mine) if row.id not in busy]
+            ended = nobody_there[: max(0, len(mine) - keep)]
+            for row in ended:
+                row.finished_at = now()
+                row.outcome = dict(ABANDONED)
+            return [row.id for row in ended]
+
+    def stop_clock(self, room_id: str, at: float) -> None:
+        """Remember the game time at which the room's clock stopped (``server/clock.py``)."""
+        with self.sessions.begin() as session:
+            session.execute(update(RoomRow).where(RoomRow.id == room_id).values(clock_at=at))
 
     def add_hint(self, room_id: str, hint: StoredHint) -> None:
         """Log a hint beside the room's events (before it is shown, like a move)."""
@@ -246,7 +302,7 @@ class Store:
             row = session.get(RoomRow, room_id)
             if row is None:
                 return None
-            finished = row.finished_at is not None
+            finished = row.finished_at is not None and row.outcome != ABANDONED
             return RoomBrief(row.id, row.game, row.options, row.seats, row.created_at, finished)
 
     def unfinished_rooms(self, player_id: str, game: str, limit: int = 20) -> list[RoomBrief]:
@@ -262,9 +318,7 @@ class Store:
                 .where(RoomRow.finished_at.is_(None), RoomRow.game == game)
                 .order_by(RoomRow.created_at.desc())
             ).all()
-            mine = [
-                row for row in rows if any(seat.get("player") == player_id for seat in row.seats)
-            ][:limit]
+            mine = [row for row in rows if _holds(row, player_id)][:limit]
             return [
                 RoomBrief(row.id, row.game, row.options, row.seats, row.created_at, False)
                 for row in mine
@@ -281,3 +335,4 @@ class RoomBrief:
     seats: list[dict[str, Any]]
     created_at: datetime
     finished: bool
+    """Played to its end (an abandoned game is not)."""

@@ -37,12 +37,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.e2e)
 
 
+ROOM_LIMITS = ("ROOMS_BURST", "ADDRESS_BURST", "UNFINISHED")
+
+
 @contextlib.contextmanager
 def serve(data: Path, env_extra: dict[str, str] | None = None) -> Iterator[str]:
     """Run ``asobiba serve`` on a free port with its own SQLite file under ``data``; yield its
     base URL. ``env_extra`` adds environment variables (a test-only bot, for one)."""
     port = free_port()
     env = {**os.environ, "ASOBIBA_DATA_DIR": str(data), "SECRET_KEY": "e2e-secret"}
+    # One browser on one address starts every test's games: the flood limits are tested in
+    # tests/server/test_guest_limits.py, not here.
+    env.update({f"ASOBIBA_LIMIT_{name}": "100000" for name in ROOM_LIMITS})
     env.pop("DATABASE_URL", None)
     env.update(env_extra or {})
     log = (data / "server.log").open("w")

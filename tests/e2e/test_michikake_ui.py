@@ -184,7 +184,7 @@ def first_discard(seed: int, level: str) -> tuple[Any, dict[str, Any]]:
     room seeds it) has made its first discard."""
     game = get_game("michikake")
     state = game.new_state({}, 3, seed)
-    bot = game.make_bot(level, bot_seed_for(seed, 0, 0))
+    bot = game.make_bot(level, bot_seed_for(seed, 0))
     action = bot.choose(game.observe(state, 0), game.legal_actions(state, 0))
     return game.apply(state, 0, action), action
 

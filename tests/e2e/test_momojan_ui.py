@@ -267,21 +267,19 @@ def ui_player(obs: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any
 def first_round(level: str, seeds: range, end: str) -> tuple[int, dict[str, Any]] | None:
     """A room seed whose first round, played by ``ui_player`` from seat 0 against ``level``,
     ends by ``end`` ("ron", "exhausted"), and that round's result. Bots are seeded as the room
-    seeds them (``server.rooms.bot_seed_for``: room seed, seat and the number of events so far)."""
+    seeds them (``server.rooms.bot_seed_for``: from the room seed and the seat)."""
     game = get_game("momojan")
     for seed in seeds:
         state = game.new_state({}, 2, seed)
-        seq = 0
         while not state.results:
             seat = next(iter(game.to_move(state)))
             obs, legal = game.observe(state, seat), game.legal_actions(state, seat)
             if seat == 0:
                 action = ui_player(obs, legal)
             else:
-                bot_seed = bot_seed_for(seed, seat, seq)
+                bot_seed = bot_seed_for(seed, seat)
                 action = game.make_bot(level, bot_seed).choose(obs, legal)
             state = game.apply(state, seat, action)
-            seq += 1
         result = state.results[0].to_json()
         if result["end"] == end:
             return seed, result

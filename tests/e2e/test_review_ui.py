@@ -42,13 +42,26 @@ def reviewed_game(page: Any) -> dict[str, Any]:
     assert link.get_attribute("href") == f"/replay/{room}?review=1"
     link.click()
     page.wait_for_url(re.compile(rf"/replay/{room}\?review=1$"))
-    page.wait_for_selector("#review[data-state=done]")
+    wait_for_the_review(page)
     assert page.locator("#review-progress").is_hidden()
     review: dict[str, Any] = page.evaluate(
         f"async () => (await fetch('/api/rooms/{room}/review')).json()"
     )
     assert review["state"] == "done" and review["done"] == review["total"] > 0
     return review
+
+
+STEP = """(done) => document.querySelector('#review').dataset.state === 'done'
+    || Number(document.querySelector('#review-bar').value) > done"""
+
+
+def wait_for_the_review(page: Any) -> None:
+    """Wait while the review keeps going: its cost grows with the machine's load, so there is no
+    ceiling on the whole review, only on each position it values (the page's bar counts them)."""
+    done = -1
+    while page.get_attribute("#review", "data-state") != "done":
+        page.wait_for_function(STEP, arg=done)
+        done = int(page.evaluate("() => Number(document.querySelector('#review-bar').value)"))
 
 
 def follow_a_blunder(page: Any, review: dict[str, Any], words: dict[str, str]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -11,8 +12,12 @@ from alembic.config import Config
 from alembic.migration import MigrationContext
 from sqlalchemy import text
 
-from asobiba.server.db import Base, make_engine, migrate, migrations_config
+from asobiba.core.rng import SEED_BITS, LegacySeed, new_seed
+from asobiba.games import get_game
+from asobiba.server.db import Base, make_engine, migrate, migrations_config, session_factory
+from asobiba.server.recovery import replay
 from asobiba.server.settings import Settings
+from asobiba.server.store import Store
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
@@ -68,3 +73,54 @@ def test_results_stored_before_the_players_column_count_as_two_player_games(
         players = connection.execute(text("SELECT players FROM results")).scalar_one()
     engine.dispose()
     assert players == 2
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_rooms_stored_before_wide_seeds_keep_replaying_as_they_were_dealt(
+    backend: str, request: pytest.FixtureRequest
+) -> None:
+    """Migration 0006: a room of 31-bit Mersenne Twister days keeps its seed and its deals; new
+    rooms hold 256-bit seeds, which no integer column could."""
+    url = request.getfixturevalue("sqlite_url" if backend == "sqlite" else "postgres_url")
+    game = get_game("michikake")
+    old_seed = 1_234_567_890
+    state = game.new_state({"short_pile": 0}, 3, LegacySeed(old_seed))
+    mover = next(iter(game.to_move(state)))
+    discard = next(a for a in game.legal_actions(state, mover) if "discard" in a)
+    dealt = game.observe(state, mover)["hand"]
+
+    engine = make_engine(url)
+    config: Config = migrations_config()
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0005_hints")
+        connection.execute(text("INSERT INTO players VALUES ('p', CURRENT_TIMESTAMP)"))
+        connection.execute(
+            text(
+                "INSERT INTO rooms VALUES ('old', 'michikake', :options, 'k', :seed, :seats,"
+                " CURRENT_TIMESTAMP, NULL, NULL)"
+            ),
+            {
+                "options": json.dumps({"short_pile": 0}),
+                "seed": old_seed,
+                "seats": json.dumps([{"player": "p"}, {"bot": "casual"}, {"bot": "casual"}]),
+            },
+        )
+        connection.execute(
+            text("INSERT INTO room_events VALUES ('old', 1, :seat, :action, 10.0)"),
+            {"seat": mover, "action": json.dumps(discard)},
+        )
+    migrate(engine)
+    store = Store(session_factory(engine))
+    stored = store.load_room("old")
+    assert stored is not None and isinstance(stored.seed, LegacySeed)
+    assert stored.seed == old_seed
+    rebuilt = replay(game, stored)
+    assert game.observe(rebuilt, mover)["discards"][mover][0]["card"] == discard["discard"]
+    assert sorted(dealt) == sorted([*game.observe(rebuilt, mover)["hand"], discard["discard"]])
+
+    wide = new_seed() | 1 << (SEED_BITS - 1)
+    store.create_room("new", "michikake", {"short_pile": 0}, "k", wide, stored.seats)
+    fresh = store.load_room("new")
+    assert fresh is not None and fresh.seed == wide and not isinstance(fresh.seed, LegacySeed)
+    engine.dispose()

@@ -34,7 +34,7 @@ from asobiba.server.db import make_engine, migrate, session_factory
 from asobiba.server.hub import Hub
 from asobiba.server.identity import GuestId, ensure_player_id
 from asobiba.server.latency import MAX_PING_ROUND_TRIP_SECONDS
-from asobiba.server.settings import SocketLimits
+from asobiba.server.settings import GuestLimits, SocketLimits
 from asobiba.server.store import Store
 from tests.server.netline import Line, delayed_line
 from tests.server.servers import Guest, served_on
@@ -71,6 +71,7 @@ def grab_app(tmp_path: Path) -> tuple[FastAPI, Store]:
     app = FastAPI()
     app.state.hub = hub
     app.state.socket_limits = SocketLimits(ping_seconds=0.2)
+    app.state.guest_limits = GuestLimits()
     app.include_router(sockets.router)
 
     @app.post("/rooms")

@@ -93,6 +93,9 @@ def test_a_room_is_rebuilt_from_its_log_after_a_restart(tmp_path: Path) -> None:
         revived = await Hub(store, bot_after.choose).get(room_id)
         assert revived is not None
         assert (revived.state, revived.seq) == (state, seq)
+        await asyncio.sleep(0.05)
+        assert not bot_after.asked.is_set(), "nobody is back: the room stands still"
+        revived.join(Watcher(0))  # the person comes back
         await asyncio.wait_for(bot_after.asked.wait(), 5)  # the bot resumes its turn
         bot_after.release.set()
         for _ in range(1000):  # up to 10 s on a busy machine; usually a few ms

@@ -18,7 +18,7 @@ from websockets.sync.client import ClientConnection
 
 from asobiba.server.app import create_app
 from asobiba.server.protocol import CLOSE_NOT_READING, CLOSE_RATE_LIMITED
-from asobiba.server.settings import SocketLimits
+from asobiba.server.settings import GuestLimits, SocketLimits
 from tests.server.servers import Guest, ServerProcess, thread_server
 
 Start = Callable[..., dict[str, Any]]
@@ -138,7 +138,10 @@ def test_repeated_syncs_coalesce_while_the_client_is_not_reading(sqlite_url: str
 def shared_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     url = f"sqlite:///{tmp_path_factory.mktemp('fuzz') / 'fuzz.sqlite3'}"
     limits = SocketLimits(per_second=1000.0, burst=1000, ping_seconds=None)
-    with TestClient(create_app(url, secret_key="s", bot_workers=1, socket_limits=limits)) as c:
+    # A room per example, hundreds of them: the guest limits are not what is tested here.
+    roomy = GuestLimits(rooms_burst=10_000, address_burst=10_000, unfinished=10_000)
+    app = create_app(url, secret_key="s", bot_workers=1, socket_limits=limits, guest_limits=roomy)
+    with TestClient(app) as c:
         yield c
 
 

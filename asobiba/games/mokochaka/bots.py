@@ -18,12 +18,13 @@ grabbed, the token is in their hand: a seat stands down from its grab when that 
 right (a later grab cannot win), and the flipper from its plain call after any grab (the race
 settles the turn; a flipper who has not called owes no call then).
 
-The plan is drawn from a stream (core/rng.py) labelled by the level, the seat and the flip as
-the observation shows it (the flip count, the turn, the showing cards, pile and hand sizes), and
-keyed by ``PLAN_KEY``, not by the bot's seed. A seat asked again in the same call phase (after
-another seat's call or grab) therefore keeps its plan, however the room seeds the bot it asks
-(the room makes a fresh bot per state), and answers ``after`` = the planned time minus the time
-already gone since the flip (the latest time the observation shows). Choices that nobody races
+The plan is drawn from a stream (core/rng.py) keyed by the bot's seed, which the room keeps the
+same for a seat all game and secret (``server.rooms.bot_seed_for``), and labelled by the level,
+the seat and the flip as the observation shows it (the flip count, the turn, the showing cards,
+pile and hand sizes). A seat asked again in the same call phase (after another seat's call or
+grab) therefore keeps its plan (the room makes a fresh bot per state), and answers ``after`` =
+the planned time minus the time already gone since the flip (the latest time the observation
+shows); nobody without the room's seed can work the plan out. Choices that nobody races
 (where to flip, which piles to take, whom to give a penalty card) and their pace come from a
 stream keyed by the bot's seed and labelled by the observation.
 
@@ -59,11 +60,6 @@ MIN_REACTION = 0.15
 """No level speaks sooner than this many seconds after the flip."""
 
 SLIPS = ("miscount", "missed_special", "false_grab")
-
-PLAN_KEY = 0
-"""The key of every plan's stream. It is public: the plan must not change with the bot's seed
-(see above), and the room gives no seed that stays with a seat through a call phase, so whoever
-runs this code can work out a bot's plan from what the table shows."""
 
 
 @dataclass(frozen=True)
@@ -177,7 +173,7 @@ class MokochakaBot:
                 observation["hands"],
             )
         )
-        rng = stream(PLAN_KEY, f"bot/mokochaka/plan/{key}")
+        rng = stream(self.seed, f"bot/mokochaka/plan/{key}")
         at = self.reaction(rng, sum(card.number for card in top))
         missed, miscounted, false_grab = rng.random(), rng.random(), rng.random()
         flipper = seat == observation["turn"]

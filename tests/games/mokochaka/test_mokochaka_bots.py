@@ -231,8 +231,9 @@ def test_more_animals_take_longer_to_count() -> None:
 @pytest.mark.parametrize("level", LEVEL_IDS)
 def test_a_bot_asked_again_mid_call_keeps_its_plan_and_counts_the_time_gone(level: str) -> None:
     """The flip at 100 (Mokochaka holds); seat 2 grabs with a wrong word at 100.2; seat 1 is
-    asked again: same plan (even from a bot with another seed, as the room makes one per
-    state), and ``after`` is what is left of it, not a fresh reaction from zero."""
+    asked again: same plan (from a fresh bot with the seat's seed, as the room makes one per
+    state), and ``after`` is what is left of it, not a fresh reaction from zero. Another seed
+    plans otherwise: nobody without the room's secret can tell a bot's plan in advance."""
     before = flip(table(["moko4 pome1", "paka1 moko2", "gabu2 pome3"],
                         ["paka3", "gabu1", "pome1"], at=99.0), 2, at=100.0)  # fmt: skip
     assert judge(showing(GAME.observe(before, 1))) & set(SPECIALS)
@@ -241,7 +242,8 @@ def test_a_bot_asked_again_mid_call_keeps_its_plan_and_counts_the_time_gone(leve
     for k in range(200):
         spec = replace(LEVEL_BY_ID[level], id=f"{level}-{k}")
         plan = MokochakaBot(spec, 1).plan(GAME.observe(before, 1))
-        again = MokochakaBot(spec, 2)
+        again = MokochakaBot(spec, 1)
+        assert MokochakaBot(spec, 2).plan(GAME.observe(before, 1)).at != plan.at
         observation = GAME.observe(after, 1)
         assert elapsed(observation) == pytest.approx(0.2)
         assert again.plan(observation) == plan

@@ -126,7 +126,7 @@ function receive(msg) {
       });
     }
     const first = obs === null;
-    update(msg.obs, msg.legal ?? [], { quiet: first && msg.obs.flips > 0 });
+    update(msg.obs, msg.legal ?? [], { quiet: first && msg.obs.flips > 0, left: msg.deadline_in });
   } else if (msg.type === "event") {
     update(msg.obs, msg.legal ?? [], {});
   } else if (msg.type === "error") {
@@ -138,7 +138,7 @@ function receive(msg) {
   }
 }
 
-function update(next, nextLegal, { quiet }) {
+function update(next, nextLegal, { quiet, left = null }) {
   const before = obs;
   obs = next;
   legal = nextLegal;
@@ -147,8 +147,12 @@ function update(next, nextLegal, { quiet }) {
   const fresh = (obs.events ?? []).filter((event) => event.n > seen);
   seen = Math.max(seen, ...(obs.events ?? []).map((event) => event.n));
   const flipped = fresh.filter((event) => event.type === "flip").at(-1);
-  if (obs.phase === "call" && (!ring || ring.flips !== obs.flips)) {
-    ring = { flips: obs.flips, start: performance.now(), ms: (obs.call_deadline - obs.flip_at) * 1000 };
+  if (obs.phase === "call" && (!ring || ring.flips !== obs.flips || left !== null)) {
+    const ms = (obs.call_deadline - obs.flip_at) * 1000;
+    // A sync (a reload, a reconnect after the server was away) says how long the server's
+    // timer has left: the ring goes on from there instead of starting full again.
+    const callLeft = left === null ? ms : (left + obs.call_deadline - obs.deadline) * 1000;
+    ring = { flips: obs.flips, start: performance.now() - Math.max(0, ms - callLeft), ms };
   }
   if (obs.phase !== "call") stopRing();
   render({ flipped: quiet ? null : flipped });
