@@ -209,6 +209,19 @@ class View:
         """Whether ``hand`` (ready, ``opened`` sets open) waits on a card of its own river."""
         return bool(self.river) and any(c in self.river for c in hand_waits(hand, opened))
 
+    def live(self, hand: tuple[Card, ...]) -> int:
+        """Unseen copies of the cards that would complete ``hand`` with the open sets now: 0
+        is a dead wait, which riichi would freeze into a hand that can never win."""
+        return sum(self.pool[card] for card in hand_waits(hand, self.opened))
+
+    def riichi_or(self, legal: list[Action], card: Card) -> Action:
+        """The discard of ``card``, declaring riichi when that is legal and the wait it freezes
+        still has a live card; else the plain discard."""
+        riichi = {"type": "discard", "card": card, "riichi": True}
+        if riichi in legal and self.live(without(self.hand, [card])):
+            return riichi
+        return {"type": "discard", "card": card, "riichi": False}
+
 
 def _rng(seed: int, observation: dict[str, Any]) -> random.Random:
     """A generator that depends only on the seed and what the seat sees."""
@@ -257,7 +270,7 @@ class _MomojanBot:
 class BeginnerBot(_MomojanBot):
     """Keeps pairs, partial sets and sets; throws a loose card at random (or, on a slip, any
     card); takes a call or a 開 with chance ``call``; draws three whenever it may; declares
-    riichi when its discard leaves it ready."""
+    riichi when its discard leaves it ready on a wait with a live card."""
 
     def _choose(self, view: View, legal: list[Action], rng: random.Random) -> Action:
         calls = [a for a in legal if a["type"] in ("pon", "chi", "kai")]
@@ -283,9 +296,7 @@ class BeginnerBot(_MomojanBot):
             )
         ]
         pool = discards if not loose or rng.random() < self.level.slip else loose
-        choice = rng.choice(pool)
-        riichi = {"type": "discard", "card": choice["card"], "riichi": True}
-        return riichi if riichi in legal else choice
+        return view.riichi_or(legal, rng.choice(pool)["card"])
 
 
 class GreedyBot(_MomojanBot):
@@ -294,7 +305,9 @@ class GreedyBot(_MomojanBot):
 
     After a draw: each discard and each 開 is valued; a 開 (like a ポン or チー) is valued by
     the better of discarding at once and drawing three, the draw judged over ``samples`` random
-    draws from the unseen cards. Riichi whenever the chosen discard allows it.
+    draws from the unseen cards. Riichi whenever the chosen discard allows it and leaves a
+    live wait. The ``ukeire`` style counts a furiten wait's cards at half (only its own draws
+    can win it), so of two waits with as many live cards it keeps the one it can ロン on.
     """
 
     def _choose(self, view: View, legal: list[Action], rng: random.Random) -> Action:
@@ -321,9 +334,7 @@ class GreedyBot(_MomojanBot):
             # A careless moment: any card of the hand instead (the level's ``slip``).
             action = rng.choice([a for a in legal if a["type"] == "discard" and not a["riichi"]])
         if action["type"] == "discard":
-            riichi = {"type": "discard", "card": action["card"], "riichi": True}
-            if riichi in legal:
-                return riichi
+            return view.riichi_or(legal, action["card"])
         return action
 
     def _start(self, view: View, legal: list[Action], rng: random.Random) -> Action:
@@ -363,12 +374,16 @@ class GreedyBot(_MomojanBot):
         return 0.0
 
     def _hand_value(self, view: View, left: tuple[Card, ...], melds: tuple[Meld, ...]) -> float:
-        """Shanten, less 0.01 for each unseen card that helps (at most 60) in the ukeire style."""
+        """Shanten, less 0.01 for each unseen card that helps (at most 60) in the ukeire style;
+        a ready hand's furiten wait counts half."""
         opened = len(melds)
         value = float(shanten(left, opened))
         if self.level.style == "greedy":
             return value
-        return value - min(ukeire(left, opened, view.pool), 60) / 100
+        helping = float(min(ukeire(left, opened, view.pool), 60))
+        if value == 0 and view.furiten(left, opened):
+            helping /= 2
+        return value - helping / 100
 
     def _called_value(
         self, view: View, cards: tuple[Card, ...], meld: Meld, rng: random.Random

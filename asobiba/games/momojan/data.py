@@ -1,5 +1,5 @@
-"""Loads data.toml: MOMOJAN's numbers, the yaku table, the set bonuses, the designed rules and
-the bot levels."""
+"""Loads data.toml: MOMOJAN's numbers, the yaku table, the set bonuses, the designed rules, the
+option rules and the bot levels."""
 
 from __future__ import annotations
 
@@ -29,7 +29,6 @@ class Numbers:
     kai_points: int
     call_points: int
     dealer_streak: int
-    dealerships: int
     riichi_min_pile: int
 
 
@@ -77,6 +76,25 @@ class Rule:
 
 
 @dataclass(frozen=True)
+class Option:
+    """An option rule the engine takes (rules.py makes its ``OptionSpec``), with why it exists."""
+
+    key: str
+    ja: str
+    en: str
+    values: tuple[Any, ...]
+    """Every allowed value, the default first."""
+    default: Any
+    ui: bool
+    """False: the engine takes it, the site never offers it."""
+    value_ja: str
+    value: str
+    source: str
+    reason_ja: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class Level:
     """One computer opponent; data.toml explains each field and why it has its value."""
 
@@ -108,6 +126,9 @@ YAKU: tuple[Yaku, ...] = tuple(Yaku(**entry) for entry in _DATA["yaku"])
 YAKU_BY_ID: dict[str, Yaku] = {yaku.id: yaku for yaku in YAKU}
 BONUSES: tuple[Bonus, ...] = tuple(Bonus(**entry) for entry in _DATA["bonus"])
 RULES: tuple[Rule, ...] = tuple(Rule(**entry) for entry in _DATA["rule"])
+OPTIONS: tuple[Option, ...] = tuple(
+    Option(**{**entry, "values": tuple(entry["values"])}) for entry in _DATA["options"]
+)
 LEVELS: tuple[Level, ...] = tuple(Level(**entry) for entry in _DATA["levels"])
 LEVEL_BY_ID: dict[str, Level] = {level.id: level for level in LEVELS}
 

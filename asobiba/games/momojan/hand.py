@@ -38,7 +38,6 @@ __all__ = [
     "hand_waits",
     "head_ok",
     "is_complete",
-    "run_fruit",
     "set_kind",
     "sets_in",
     "sets_with",
@@ -149,12 +148,6 @@ def set_kind(cards: Iterable[Card]) -> str | None:
 def sorted_set_kind(trio: tuple[Card, ...]) -> str | None:
     """``set_kind`` of three cards already in sorting order (the engine's fast path)."""
     return _SET_KINDS.get(trio)
-
-
-def run_fruit(cards: Iterable[Card]) -> str:
-    """The fruit of a run: its one non-モモ fruit, or ``"M"`` for a run of モモ alone."""
-    fruits = {x[0] for x in cards} - {PEACH}
-    return fruits.pop() if fruits else PEACH
 
 
 def head_ok(a: Card, b: Card) -> bool:

@@ -27,6 +27,7 @@ from asobiba.core.rng import deal_rng, is_seed
 from asobiba.games.momojan.cards import DECK, Card, is_card, is_peach, sort_cards
 from asobiba.games.momojan.data import BONUSES, NUMBERS, RULES, YAKU, Level, pace_for, pace_rows
 from asobiba.games.momojan.data import LEVELS as BOT_LEVELS
+from asobiba.games.momojan.data import OPTIONS as OPTION_ROWS
 from asobiba.games.momojan.hand import hand_waits, is_complete, sets_in, sets_with
 from asobiba.games.momojan.scoring import Meld, Score, Win, score
 
@@ -50,14 +51,9 @@ LEVELS = [level.id for level in BOT_LEVELS]
 """The computer opponents, weakest first (data.toml ``[[levels]]``, bots.py)."""
 
 OPTIONS: list[OptionSpec] = [
-    OptionSpec(
-        "dealerships",
-        (NUMBERS.dealerships, 1),
-        NUMBERS.dealerships,
-        {"ja": "親の回数", "en": "Deals per player"},
-        ui=False,
-    ),
+    OptionSpec(o.key, o.values, o.default, {"ja": o.ja, "en": o.en}, ui=o.ui) for o in OPTION_ROWS
 ]
+"""The option rules of data.toml ``[[options]]``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,6 +260,15 @@ class Momojan:
                 reason={"ja": r.reason_ja, "en": r.reason},
             )
             for r in RULES
+        ]
+        rows += [
+            DesignedValue(
+                name={"ja": f"オプション：{o.ja}", "en": f"Option: {o.en}"},
+                value={"ja": o.value_ja, "en": o.value},
+                source=o.source,
+                reason={"ja": o.reason_ja, "en": o.reason},
+            )
+            for o in OPTION_ROWS
         ]
         rows += [
             DesignedValue(
@@ -770,7 +775,9 @@ def _kai(state: MomojanState, seat: int, trio: tuple[Card, ...]) -> MomojanState
 def _discard(state: MomojanState, seat: int, card: Card, riichi: bool) -> MomojanState:
     ippatsu = state.ippatsu
     if riichi:
-        ippatsu = _set(ippatsu, seat, True)
+        # 一発 only for a riichi on a turn of one plain draw: a 開, ポン or チー in the riichi's
+        # own turn (phase CALLED, or DRAWN3 after one) rules it out, as example ③ scores it.
+        ippatsu = _set(ippatsu, seat, state.phase == DRAWN)
     elif state.riichi[seat]:
         ippatsu = _set(ippatsu, seat, False)
     return replace(

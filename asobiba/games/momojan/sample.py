@@ -8,8 +8,9 @@ and a generator, never a state, so it cannot leak what the seat does not know.
 
 Two things the observation does not say are filled in: the seed (drawn from ``rng``; it decides
 only later deals) and 一発 (taken as "the riichi discard is the declarer's last and was not
-called"). An opponent in riichi is always ready, so when the shuffle does not give a ready
-hand, one is built from random sets and a head of the unseen cards, less one card.
+called"; whether the riichi's own turn had a 開, ポン or チー, which rules it out, is not
+read). An opponent in riichi is always ready, so when the shuffle does not give a ready hand,
+one is built from random sets and a head of the unseen cards, less one card.
 """
 
 from __future__ import annotations

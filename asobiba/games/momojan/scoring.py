@@ -2,7 +2,7 @@
 
 >>> win = Win(
 ...     hand=("O1", "O2", "O3", "sun", "sun"),
-...     melds=(Meld("pon", ("dog", "dog", "dog")), Meld("kai", ("O4", "O5", "O6")),
+...     melds=(Meld("pon", ("dog", "dog", "dog")), Meld("kai", ("L4", "L5", "L6")),
 ...            Meld("chi", ("M7", "O8", "O9"))),
 ...     win_card="O1", ron=True, dora_indicator="L3", riichi=True)
 >>> s = score(win)
@@ -17,7 +17,7 @@ from typing import Any
 
 from asobiba.games.momojan.cards import PEACH, Card, is_dora, is_fruit, number
 from asobiba.games.momojan.data import BONUSES, NUMBERS, YAKU, YAKU_BY_ID
-from asobiba.games.momojan.hand import SETS_TO_WIN, Decomposition, decompositions, run_fruit
+from asobiba.games.momojan.hand import SETS_TO_WIN, Decomposition, decompositions
 from asobiba.games.momojan.hand import set_kind as kind_of
 
 MELD_KINDS = ("kai", "pon", "chi")
@@ -119,7 +119,7 @@ def _yaku(win: Win, split: Decomposition) -> list[str]:
         "sun": "sun" in pictures,
         "moon": "moon" in pictures,
         "ittsu": _ittsu(runs),
-        "kibidango": not split.sets,
+        "kibidango": not split.sets and win.ron,
         "kerai": kerai,
         "tanyao": all(is_fruit(c) and 2 <= number(c) <= 8 for c in cards),
         "toitoi": not runs,
@@ -134,15 +134,8 @@ def _yaku(win: Win, split: Decomposition) -> list[str]:
 
 
 def _ittsu(runs: list[tuple[Card, ...]]) -> bool:
-    """Runs 1-2-3, 4-5-6 and 7-8-9 sharing one fruit (a run of peaches fits any fruit)."""
-    by_start: dict[int, list[str]] = {1: [], 4: [], 7: []}
-    for run in runs:
-        start = min(number(c) for c in run)
-        if start in by_start:
-            by_start[start].append(run_fruit(run))
-    return any(
-        len({a, b, c} - {PEACH}) <= 1 for a in by_start[1] for b in by_start[4] for c in by_start[7]
-    )
+    """Runs starting at 1, 4 and 7, of any fruits (data.toml, rule "ittsu_fruits")."""
+    return {1, 4, 7} <= {min(number(c) for c in run) for run in runs}
 
 
 def _score_split(win: Win, split: Decomposition) -> Score | None:

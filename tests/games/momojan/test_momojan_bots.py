@@ -19,7 +19,7 @@ from asobiba.core.errors import InvalidOptions
 from asobiba.games import get_game
 from asobiba.games.momojan import DECK, parse
 from asobiba.games.momojan.bots import GreedyBot, make_bot, shanten, ukeire, unseen
-from asobiba.games.momojan.data import LEVELS
+from asobiba.games.momojan.data import LEVEL_BY_ID, LEVELS
 from asobiba.games.momojan.hand import complete, waits
 from asobiba.games.momojan.rules import MomojanState
 from asobiba.games.momojan.sample import sample_state, unseen_cards
@@ -271,3 +271,63 @@ def test_a_slip_throws_any_card_of_the_hand_at_the_levels_rate() -> None:
             assert slipped in legal and slipped["type"] == "discard"
             differed += slipped["card"] != careful[0]["card"]
     assert checked >= 5 and differed > 0, (checked, differed)
+
+
+def _observe(state: MomojanState) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    seat = mover(state)
+    return GAME.observe(state, seat), GAME.legal_actions(state, seat)
+
+
+def dead_wait() -> MomojanState:
+    """Seat 0 drew O9 to moon moon L3 L4 (two sets open): ready on L2, L5, M2 or M5 without
+    it, and riichi is legal; but every one of those cards is already in sight."""
+    return position(
+        "moon moon L3 L4 O9",
+        "S5 S6 S7 S8",
+        melds0=melds("kai: S1 S2 S3", "pon: dog dog dog"),
+        melds1=melds("kai: M1 M2 M3", "kai: M4 M5 M6"),
+        rivers=(river("L9"), river("L2 L5")),
+        piles=("L8 O1", "O8 O2", "S9 O5"),
+        phase="drawn",
+        drawn="O9",
+    )
+
+
+@pytest.mark.parametrize("level", LEVEL_IDS)
+def test_no_level_declares_riichi_on_a_wait_with_no_live_card(level: str) -> None:
+    """Bots point of issue 20: a riichi on a dead wait can never win and must throw every draw;
+    no level declares one (the wait is judged from the seat's own observation)."""
+    obs, legal = _observe(dead_wait())
+    assert {"type": "discard", "card": "O9", "riichi": True} in legal
+    for seed in range(12):
+        assert not make_bot(level, seed).choose(obs, legal).get("riichi"), seed
+
+
+@pytest.mark.parametrize("level", ["casual", "strong", "expert"])
+def test_the_same_wait_with_a_live_card_is_declared(level: str) -> None:
+    live = replace(dead_wait(), rivers=(river("L9"), river("L2")))  # L5 not yet in sight
+    obs, legal = _observe(live)
+    chosen = [make_bot(level, seed).choose(obs, legal) for seed in range(6)]
+    assert any(a == {"type": "discard", "card": "O9", "riichi": True} for a in chosen), chosen
+
+
+def test_strong_keeps_the_wait_it_can_ron_on_when_the_live_cards_are_as_many() -> None:
+    """Discarding L3 leaves moon moon O3 O4, waiting on O2, O5, M2 or M5: furiten (O2 is in
+    its own river), 3 live cards. Discarding O4 leaves moon moon L3 O3, waiting on M3, S3 or
+    the last unseen moon: 3 live cards too, and a ロン stays possible. The strong level (its
+    careless slip set aside) keeps the second."""
+    state = position(
+        "moon moon L3 O3 O4",
+        "S5 S6 S7 S8",
+        melds0=melds("kai: S1 S2 S3", "pon: dog dog dog"),
+        rivers=(river("O2"), river("moon L9")),
+        piles=("L8 O1", "O8 L1", "S9 L7"),
+        phase="drawn",
+        drawn="O4",
+    )
+    obs, legal = _observe(state)
+    assert waits(["moon", "moon", "O3", "O4"], 2) == {"O2", "O5", "M2", "M5"}
+    assert waits(["moon", "moon", "L3", "O3"], 2) == {"M3", "S3", "moon"}
+    careful = replace(LEVEL_BY_ID["strong"], slip=0.0)
+    for seed in range(6):
+        assert GreedyBot(careful, seed).choose(obs, legal)["card"] == "O4"

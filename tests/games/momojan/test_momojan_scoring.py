@@ -10,7 +10,16 @@ from dataclasses import replace
 from asobiba.games.momojan import MomojanState, Win, parse, score
 from asobiba.games.momojan.data import BONUSES, YAKU
 from asobiba.games.momojan.scoring import CODED_YAKU
-from tests.games.momojan.momojan_positions import GAME, draw, legal, melds, play, position
+from tests.games.momojan.momojan_positions import (
+    GAME,
+    call,
+    discard,
+    draw,
+    legal,
+    melds,
+    play,
+    position,
+)
 
 
 def breakdown(state: MomojanState) -> dict[str, object]:
@@ -27,19 +36,33 @@ def yaku_names(state: MomojanState) -> list[str]:
 
 
 def example_one() -> MomojanState:
-    """The child (seat 1) is in riichi on sun sun O2 O3; the dealer lets O1 go."""
+    """The child (seat 1) is in riichi on sun sun O2 O3; the dealer lets O1 go.
+
+    The rulebook's own cards: its waits are orange or peach 1 or 4, so neither 4 is in sight;
+    the one dora 4 lies in the open 4-5-6, which is therefore another fruit (here lemon)."""
     return position(
-        "L1 L2 L7 L8",
+        "L1 L2 L8 S7",
         "sun sun O2 O3",
-        melds1=melds("pon: dog dog dog", "kai: O4 O5 O6", "chi: M7 O8 O9"),
+        melds1=melds("pon: dog dog dog", "kai: L4 L5 L6", "chi: M7 O8 O9"),
         riichi=(False, True),
-        dora="L3",
+        dora="S3",
         turn=1,
         offer="O1",
     )
 
 
+def test_example_one_keeps_its_own_waits_orange_and_peach_1_or_4_all_live() -> None:
+    from asobiba.games.momojan import waits
+
+    state = example_one()
+    assert waits(parse("sun sun O2 O3"), 3) == {"O1", "O4", "M1", "M4"}
+    in_sight = {c for meld in state.melds[1] for c in meld.cards} | {state.dead[0]}
+    assert not in_sight & {"O1", "O4", "M1", "M4"}
+
+
 def test_example_one_riichi_dog_straight_dora_journey_ron_make_7_doubled_to_14() -> None:
+    """Point 1 of issue 20: the straight of example ① mixes fruits (orange 1-2-3, lemon 4-5-6,
+    orange 7-8-9 with a peach) and still scores, as the rulebook's 14 needs."""
     won = play(example_one(), {"type": "ron"})
     score = breakdown(won)
     assert score["yaku"] == [["riichi", 1], ["dog", 1], ["ittsu", 2]]
@@ -135,6 +158,70 @@ def test_example_three_read_as_a_ron_on_lemon_8_scores_19_doubled_to_38() -> Non
     assert (score["subtotal"], score["doubled"], score["total"]) == (19, True, 38)
 
 
+def test_example_three_played_as_told_chi_riichi_then_ron_on_the_next_discard_is_38() -> None:
+    """Point 3 of issue 20: the child チーs the dealer's peach 8, discards for riichi at once
+    (no draw of three), the dealer draws and throws an 8, ロン: no 一発, since the riichi came
+    in the turn of a call, so 19 doubled to 38 as the rulebook says (not 20, 40)."""
+    start = position(
+        "L1 L2 L3 O6",
+        "L7 L9 S8 O7",
+        melds1=melds(
+            "pon: dog dog dog",
+            "pon: monkey monkey monkey",
+            "pon: pheasant pheasant pheasant",
+            "chi: O1 O2 O3",
+            "pon: L5 O5 S5",
+            "kai: S1 S2 S3",
+        ),
+        dora="sun",
+        turn=1,
+        offer="M8",
+        piles=("L4", "O4", "S4 L8"),
+        stake=2,
+        middle=2,
+        streak=1,
+        points=(40, 38),
+    )
+    riichi = play(start, call("chi", "L7 L9"), discard("O7", riichi=True))
+    assert riichi.hands[1] == ("S8",)
+    won = play(riichi, draw(2), discard("L8"), {"type": "ron"})
+    score = breakdown(won)
+    assert [name for name, _ in score["yaku"]] == [  # type: ignore[attr-defined]
+        "riichi", "dog", "monkey", "pheasant", "kibidango", "kerai",
+    ]  # fmt: skip
+    assert (score["subtotal"], score["total"]) == (19, 38)
+
+
+def test_designed_ippatsu_still_comes_after_a_riichi_on_a_plain_draw() -> None:
+    start = position(
+        "L1 L2 L3 O6",
+        "S8 O7",
+        melds1=melds(
+            "pon: dog dog dog",
+            "pon: monkey monkey monkey",
+            "pon: pheasant pheasant pheasant",
+            "chi: O1 O2 O3",
+            "pon: L5 O5 S5",
+            "kai: S1 S2 S3",
+            "chi: L7 M8 L9",
+        ),
+        turn=1,
+        phase="drawn",
+        drawn="O7",
+        piles=("L4", "O4", "S4 L8"),
+    )
+    won = play(start, discard("O7", riichi=True), draw(2), discard("L8"), {"type": "ron"})
+    assert "ippatsu" in [name for name, _ in breakdown(won)["yaku"]]  # type: ignore[attr-defined]
+
+
+def test_kibidango_needs_the_final_ron_a_tsumo_does_not_make_it() -> None:
+    """Point 4 of issue 20: the rulebook counts the final ロン among the calls of きびだんご."""
+    sets = ("pon: dog dog dog", "pon: monkey monkey monkey", "chi: O1 O2 O3")
+    assert ("kibidango", 2) in score(win("S8 L8", *sets)).yaku  # type: ignore[union-attr]
+    tsumo = score(win("S8 L8", *sets, ron=False))
+    assert tsumo is not None and "kibidango" not in dict(tsumo.yaku)
+
+
 def test_example_three_the_child_takes_back_both_stake_points() -> None:
     won = play(example_three(), {"type": "ron"})
     assert won.results[-1].middle == 2
@@ -210,10 +297,13 @@ def test_tsumo_is_not_a_yaku() -> None:
     assert score(win("L2 O2 L5 L6 L7", "kai: S1 S2 S3", "chi: O6 O7 O8", ron=False)) is None
 
 
-def test_straight_needs_one_fruit_peach_standing_in() -> None:
+def test_designed_straight_runs_1_4_7_of_any_fruits_each_run_of_one() -> None:
     s = score(win("L1 L2 M3 S5 O5", "kai: M4 L5 L6", "chi: L7 L8 L9", ron=False))
     assert s is not None and ("ittsu", 2) in s.yaku
-    assert score(win("L1 L2 L3 S9 M9", "kai: O4 O5 O6", "chi: L7 L8 L9", ron=False)) is None
+    s = score(win("L1 L2 L3 O9 M9", "kai: O4 O5 O6", "chi: S7 S8 S9", ron=False))
+    assert s is not None and s.yaku == (("ittsu", 2),)
+    # 1-2-3, 4-5-6 and 6-7-8 is no straight (and no other yaku here).
+    assert score(win("L1 L2 L3 S9 M9", "kai: O4 O5 O6", "chi: S6 S7 S8", ron=False)) is None
 
 
 def test_designed_all_simples() -> None:
