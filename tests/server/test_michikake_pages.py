@@ -4,10 +4,15 @@ the names its table shows for every hand and bonus card of data.toml."""
 
 from __future__ import annotations
 
+import html
+import re
+import tomllib
+from pathlib import Path
+
 import pytest
 from fastapi.testclient import TestClient
 
-from asobiba.games import COMING, game_names, get_game
+from asobiba.games import COMING, game_names, get_game, michikake
 from asobiba.games.michikake.data import BONUS_CARDS, YAKU
 from asobiba.server import pages
 from tests.server.test_pages import embedded
@@ -68,3 +73,45 @@ def test_every_hand_and_bonus_card_has_its_data_file_name_in_both_languages() ->
         for bonus in BONUS_CARDS.values():
             assert strings[f"michikake.bonus.{bonus.id}"] == getattr(bonus, f"name_{lang}")
             assert strings[f"michikake.bonus.{bonus.id}.text"] == getattr(bonus, f"text_{lang}")
+
+
+def _data_entries() -> list[dict[str, object]]:
+    text = (Path(michikake.__file__).parent / "data.toml").read_text(encoding="utf-8")
+    data = tomllib.loads(text)
+    return [entry for key in ("values", "yaku", "bonus", "levels", "pace") for entry in data[key]]
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_every_data_entry_has_a_source_and_the_rule_page_shows_it(
+    client: TestClient, lang: str
+) -> None:
+    """Issue 20: every entry of data.toml says where it comes from (the bonus cards once had no
+    ``source``), with a reason, and the rule page shows each one, its source beside it."""
+    entries = _data_entries()
+    for entry in entries:
+        assert entry.get("source") in ("rulebook", "designed"), entry
+        assert entry.get("reason_ja") and entry.get("reason_en"), entry
+    rows = get_game("michikake").designed_values()
+    assert len(rows) == len(entries)
+    client.cookies.set("lang", lang)
+    text = client.get("/games/michikake/rules").text
+    shown = [
+        html.unescape(re.sub(r"<[^>]+>", "|", row))
+        for row in re.findall(r"<tr>.*?</tr>", text, flags=re.S)
+    ]
+    source = pages.strings(lang)
+    for row in rows:
+        cells = [
+            f"|{row.name[lang]}|",
+            f"|{row.value[lang]}|",
+            f"|{source[f'rules.source.{row.source}']}|",
+        ]
+        assert any(all(cell in line for cell in cells) for line in shown), (lang, row.name)
+
+
+@pytest.mark.parametrize(
+    "key", ["high", "low", "crest", "ends", "six_ones", "six_nines", "edge_run", "crest_edges"]
+)
+def test_hands_named_by_asobiba_are_marked_designed(key: str) -> None:
+    """Issue 20: the rulebook gives these hands' conditions and points but no names."""
+    assert YAKU[key].source == "designed"

@@ -60,6 +60,8 @@ class BonusCard:
     """Suits that count; empty: any suit."""
     off_crest: bool
     """Only cards of a suit other than the winner's crest count."""
+    source: str
+    """"designed": the rulebook gives only how many there are and what they may add."""
     text_ja: str
     text_en: str
     reason_ja: str

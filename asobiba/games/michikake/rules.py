@@ -1,13 +1,14 @@
 """MICHIKAKE behind the game protocol: one state holds the whole session (every deal).
 
 A deal: each seat holds five cards and a face-down bonus card; the dealer draws first. On its
-turn a seat draws from the pile (the engine does it for them), then wins on its own draw if the
-six cards are two sets, or discards one. After every discard a claim window opens for every
-other seat (``data.toml`` ``claim_seconds``): each answers ``{"pass": true}``, ``{"win": true}``
-or ``{"steal": true}``; the answers stay secret and are settled together by the rules when the
-window closes (a win beats a steal; among wins the nearest clockwise from the discarder), at its
-deadline or as soon as everyone has answered. Then the next seat draws, or the stealer shows
-its three cards and discards, and play goes on from the stealer's left.
+turn a seat draws from the pile (the engine does it for them); if the six cards are two sets it
+wins (``{"win": true}`` is then its only action), else it discards one. After every discard a
+claim window opens for every other seat (``data.toml`` ``claim_seconds``): each answers
+``{"pass": true}``, ``{"win": true}`` or ``{"steal": true}``; the answers stay secret and are
+settled together by the rules when the window closes (a win beats a steal; among wins the
+nearest clockwise from the discarder), at its deadline or as soon as everyone has answered.
+Then the next seat draws, or the stealer shows its three cards and discards, and play goes on
+from the stealer's left.
 
 Time enters only as ``at`` (seconds); ``at=None`` means "no later than the last time seen".
 """
@@ -145,7 +146,7 @@ class Michikake:
             DesignedValue(
                 name={"ja": f"加点カード：{b.name_ja}", "en": f"Bonus card: {b.name_en}"},
                 value={"ja": b.text_ja, "en": b.text_en},
-                source="designed",
+                source=b.source,
                 reason={"ja": b.reason_ja, "en": b.reason_en},
             )
             for b in BONUS_CARDS.values()
@@ -221,10 +222,9 @@ class Michikake:
             return []
         if state.phase == DISCARD:
             hand = state.hands[seat]
-            actions: list[dict[str, Any]] = [{"discard": card} for card in sort_cards(set(hand))]
-            if state.drawn is not None and is_two_sets(hand):
-                actions.append({"win": True})
-            return actions
+            if _wins_on_draw(state, seat):
+                return [{"win": True}]
+            return [{"discard": card} for card in sort_cards(set(hand))]
         if state.phase == BREAK:
             return [dict(NEXT)]
         assert state.window is not None
@@ -251,6 +251,10 @@ class Michikake:
             if key == "discard":
                 if action["discard"] not in state.hands[seat]:
                     raise IllegalAction(f"seat {seat} holds no {action['discard']}")
+                if _wins_on_draw(state, seat):
+                    raise IllegalAction(
+                        f"seat {seat}'s draw made two sets: the hand wins, it is not discarded"
+                    )
                 return discard(state, seat, action["discard"], now)
             if key == "win":
                 if state.drawn is None:
@@ -385,6 +389,7 @@ class Michikake:
                 [{"card": card, "taken_by": taker} for card, taker in row] for row in state.discards
             ],
             "steals": list(state.steals),
+            "steal_cost": steal_cost(state.steals[seat]) if own and seat is not None else None,
             "phase": state.phase,
             "turn": state.turn if state.phase not in (OVER, BREAK) else None,
             "break": None
@@ -446,6 +451,12 @@ def _action_key(action: Any) -> str:
             raise IllegalAction(f"{key!r} takes the value true, not {value!r}")
         return key
     raise IllegalAction(f"unknown action {key!r}; known: discard, win, steal, pass, next")
+
+
+def _wins_on_draw(state: MichikakeState, seat: int) -> bool:
+    """The seat's own draw made two sets: the hand wins there and then (the rulebook discards
+    only a hand that is not complete), so ``win`` is its one legal action."""
+    return state.drawn is not None and is_two_sets(state.hands[seat])
 
 
 def _why_not(state: MichikakeState, seat: int) -> str:

@@ -56,7 +56,7 @@ def _lonely(card: str, hand: tuple[str, ...]) -> bool:
 
 def keen_choice(state: MichikakeState, seat: int, rng: random.Random) -> dict[str, Any]:
     legal = GAME.legal_actions(state, seat)
-    if {"win": True} in legal and rng.random() < 0.9:
+    if {"win": True} in legal and (state.phase == DISCARD or rng.random() < 0.9):
         return {"win": True}
     if {"steal": True} in legal and rng.random() < 0.6:
         return {"steal": True}

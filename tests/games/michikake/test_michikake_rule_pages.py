@@ -73,3 +73,35 @@ def test_every_number_in_data_is_said_in_its_words_in_both_languages() -> None:
                 continue
             text = f"{number:g}" if isinstance(number, float) else str(number)
             assert text in value.text_ja and text in value.text_en, (value.key, text)
+
+
+def test_japanese_page_says_turns_go_clockwise_like_the_engine() -> None:
+    """Issue 20: the engine passes the turn to seat + 1, the nearest clockwise (the rulebook's
+    claim order); the Japanese page once said 左回り (counter-clockwise)."""
+    page = _page("ja")
+    assert "左回り" not in page and "反時計" not in page
+    assert "時計回り" in page.split("## 番の流れ")[1].split("\n## ")[0]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_pages_say_a_hand_completed_by_the_draw_wins_there_and_then(lang: str) -> None:
+    turn = _page(lang).split("\n## ")[3]
+    assert ("Win is the only button" in turn) if lang == "en" else ("「上がる」ボタンだけ" in turn)
+    assert "may declare" not in turn and "宣言できます" not in turn
+
+
+def _decisions(lang: str) -> list[str]:
+    """The first cells of the page's last table, "What this site decided"."""
+    section = _page(lang).split("\n## ")[-1]
+    rows = [line for line in section.splitlines() if line.startswith("| ")]
+    return [row.split("|")[1].strip() for row in rows[1:]]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_decision_table_names_every_designed_value_of_data_toml(lang: str) -> None:
+    """Issue 20: every designed entry of data.toml's values has its row (by its name) in the
+    page's table of decisions; shown_cards once had none."""
+    names = _decisions(lang)
+    for value in VALUES.values():
+        if value.source == "designed":
+            assert getattr(value, f"name_{lang}") in names, (lang, value.key)

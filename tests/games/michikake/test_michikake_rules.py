@@ -178,6 +178,19 @@ def test_win_on_your_own_draw() -> None:
     assert GAME.observe(after, None)["points"] == [1090, 970, 970, 970]
 
 
+def test_a_hand_completed_by_its_own_draw_wins_there_and_then() -> None:
+    """Issue 20: the rulebook discards only a hand the draw did not complete, so a completed
+    hand wins: ``win`` is the only action offered and a discard is refused."""
+    state = table(["C1 C2 C3 W5 W5 W5", "C4 C6 R1 R3 H5", "C7 C8 H1 H2 H4", "C9 R5 R7 H6 H7"])
+    assert GAME.legal_actions(state, 0) == [WIN]
+    with pytest.raises(IllegalAction, match="the hand wins"):
+        GAME.apply(state, 0, {"discard": "C1"})
+    # After a steal (no draw) the same six are discarded as before.
+    stolen = replace(state, drawn=None)
+    assert WIN not in GAME.legal_actions(stolen, 0)
+    assert {"discard": "C1"} in GAME.legal_actions(stolen, 0)
+
+
 def test_no_win_is_offered_when_the_six_are_not_two_sets() -> None:
     assert WIN not in GAME.legal_actions(table(FOUR), 0)
     with pytest.raises(IllegalAction, match="not two sets"):
@@ -263,6 +276,15 @@ def test_a_steal_costs_10_then_30_paid_at_once_and_kept_without_a_win() -> None:
     ended = act(first, (2, {"discard": "H4"}), (0, PASS), (1, PASS), (3, PASS))
     assert kinds(ended)[0] == "exhausted"
     assert GAME.observe(ended, None)["points"] == [1000, 1000, 990, 1000]
+
+
+def test_each_seat_sees_what_its_next_steal_would_cost() -> None:
+    """Issue 20: the Steal button says its cost, read from the seat's own observation
+    (``steal_cost``: 10, then 30, then None); a spectator sees none."""
+    for steals, cost in (((0, 0, 0, 0), 10), ((0, 0, 1, 0), 30), ((0, 0, 2, 0), None)):
+        state = table(list(FOUR), steals=steals)
+        assert GAME.observe(state, 2)["steal_cost"] == cost
+        assert GAME.observe(state, None)["steal_cost"] is None
 
 
 def test_designed_no_third_steal_in_one_game() -> None:
