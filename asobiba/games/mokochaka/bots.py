@@ -30,8 +30,10 @@ stream keyed by the bot's seed and labelled by the observation.
 
 Tactics (``tactics = true``): flip onto the pile where a special call is likeliest (the card to
 come drawn from the deck's face split), because a quick player wins most races for the token;
-take the piles with the most cards (fewer showing Gabu on a tie); give a penalty card to the
-player with the fewest cards (the least likely to win). Without tactics: a random pile, random
+take the piles with the most cards that count (``pile_gabu``: every Gabu the observation's
+events show landing on a pile still there, each card under them that no event shows at the
+deck's Gabu share); give a penalty card to the player with the fewest cards (the least likely
+to win). Without tactics: a random pile, random
 piles, a random recipient.
 """
 
@@ -54,7 +56,7 @@ from asobiba.games.mokochaka.cards import (
     judge,
     parse_card,
 )
-from asobiba.games.mokochaka.data import FACES, LEVEL_BY_ID, Level
+from asobiba.games.mokochaka.data import DECK, FACES, LEVEL_BY_ID, Level
 
 MIN_REACTION = 0.15
 """No level speaks sooner than this many seconds after the flip."""
@@ -132,6 +134,33 @@ def special_chance(tops: list[Card | None], pile: int) -> float:
             if judge([card for card in after if card is not None]) & set(SPECIALS):
                 hits += cards
     return hits / total
+
+
+GABU_SHARE = DECK["gabu"] / sum(DECK.values())
+"""The share of Gabu in the deck: the best guess for a pile card no event shows."""
+
+
+def pile_gabu(observation: dict[str, Any]) -> list[float]:
+    """How many Gabu each pile holds, as far as the observation tells: a pile shows only its
+    top and size, but its recent ``events`` show every card flipped onto it since it was last
+    taken. Those cards count as they are; the cards under them (flipped before the events still
+    kept, or laid at the start) count at ``GABU_SHARE`` each."""
+    piles = observation["piles"]
+    seen: list[list[str]] = [[] for _ in piles]
+    for event in observation["events"]:
+        if event["type"] == "take":
+            for i in event["piles"]:
+                seen[i] = []
+        elif event["type"] == "flip":
+            seen[event["pile"]].append(event["card"])
+    expected = []
+    for cards, pile in zip(seen, piles, strict=True):
+        known = cards[-pile["size"] :] if pile["size"] else []
+        if pile["top"] and (not known or known[-1] != pile["top"]):
+            known = [pile["top"]]
+        unknown = pile["size"] - len(known)
+        expected.append(sum(card.startswith("gabu") for card in known) + unknown * GABU_SHARE)
+    return expected
 
 
 class MokochakaBot:
@@ -257,11 +286,12 @@ class MokochakaBot:
         if not self.level.tactics:
             return rng.choice(legal)
         piles = observation["piles"]
+        gabu = pile_gabu(observation)
 
-        def worth(action: dict[str, Any]) -> tuple[int, int]:
-            chosen = [piles[i] for i in action["take"]]
-            gabu = sum(1 for pile in chosen if pile["top"] and pile["top"].startswith("gabu"))
-            return sum(pile["size"] for pile in chosen), -gabu
+        def worth(action: dict[str, Any]) -> tuple[float, int]:
+            """The cards that will count (Gabu never do), then the most cards."""
+            size = sum(piles[i]["size"] for i in action["take"])
+            return size - sum(gabu[i] for i in action["take"]), size
 
         return max(legal, key=worth)
 

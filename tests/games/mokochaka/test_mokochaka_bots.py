@@ -17,11 +17,13 @@ from asobiba.core.arena import round_robin
 from asobiba.core.bots import Bot, RealTimeBot, Timed
 from asobiba.games.mokochaka import SPECIALS, judge
 from asobiba.games.mokochaka.bots import (
+    GABU_SHARE,
     MIN_REACTION,
     MokochakaBot,
     Plan,
     elapsed,
     make_bot,
+    pile_gabu,
     showing,
     special_chance,
 )
@@ -30,6 +32,7 @@ from asobiba.games.mokochaka.data import LEVEL_BY_ID, LEVELS, designed_values
 from asobiba.games.mokochaka.rules import MokochakaState
 from tests.games.mokochaka.mokochaka_helpers import (
     GAME,
+    call,
     cards,
     flip,
     grab,
@@ -422,3 +425,29 @@ def test_every_level_is_a_designed_row_of_the_rule_pages_table() -> None:
         )
         assert f"{level.mean_reaction():.1f} s" in row.value["en"]
         assert row.reason == {"ja": level.reason_ja, "en": level.reason_en}
+
+
+def _right_call(state: MokochakaState) -> str:
+    return min(judge(showing(GAME.observe(state, None))))
+
+
+def test_tactics_judge_gabu_beneath_the_top_card_from_the_events() -> None:
+    """Issue 20: a pile shows only its top, yet the recent flips show every card laid on it.
+    Pile 0 grows to four cards, two of them Gabu buried under a Moko; pile 2 holds three Pome.
+    Counting only the top, the bigger pile looked best; the cards that count are in pile 2."""
+    start = table(["gabu1 moko3 paka2", "gabu2 paka4"], ["moko2", "paka1", "pome1 pome1 pome2"])
+    state = flip(start, 0, 0.0)  # gabu1 lands on pile 0
+    state = call(state, _right_call(state), 0.5)
+    state = flip(state, 0, 1.0)  # seat 1: gabu2 on pile 0
+    state = call(state, _right_call(state), 1.5)
+    state = flip(state, 0, 2.0)  # moko3 on pile 0: Moko, Paka and Pome all show
+    assert judge(showing(GAME.observe(state, 0))) == {"chakamoko"}
+    taking = GAME.advance(grab(state, 0, "chakamoko", 2.5), 3.0)
+    assert taking.phase == "take"
+    observation = GAME.observe(taking, 0)
+    assert [pile["top"] for pile in observation["piles"]] == ["moko3", "paka1", "pome2"]
+    gabu = pile_gabu(observation)
+    assert gabu[0] == pytest.approx(2 + GABU_SHARE) and gabu[2] == pytest.approx(2 * GABU_SHARE)
+    for level in ("strong", "expert"):
+        choice = make_bot(level, 1).decide(observation, GAME.legal_actions(taking, 0))
+        assert choice.action == {"take": [2]}, level

@@ -10,11 +10,14 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from asobiba.core.errors import IllegalAction
-from asobiba.games.mokochaka.data import DECK, FACES, NUMBERS
+from asobiba.games.mokochaka import judge
+from asobiba.games.mokochaka.bots import showing
+from asobiba.games.mokochaka.data import DECK, FACES, NUMBERS, TABLE_IDS, designed_values
 from asobiba.games.mokochaka.rules import new_deck
 from tests.games.mokochaka.mokochaka_helpers import (
     GAME,
@@ -31,6 +34,7 @@ from tests.games.mokochaka.mokochaka_helpers import (
 )
 
 W = NUMBERS.grab_window
+PAGES = Path(__file__).resolve().parents[3] / "asobiba" / "games" / "mokochaka"
 
 # A table where seat 0 flips moko4 onto pile 2: showing paka3, gabu1, moko4 -> Moko 3 = Paka 3.
 MOKOCHAKA = table(["moko4 pome1 paka2", "paka1 moko2", "gabu2 pome3"], ["paka3", "gabu1", "pome1"])
@@ -521,3 +525,21 @@ def test_corner_a_race_closing_with_only_wrong_grabs_settles_the_turn_and_excuse
     assert events(settled, "token") == [] and settled.phase == "give"
     paid = GAME.apply(settled, 1, {"give": 2}, 1.0)
     assert (paid.phase, paid.turn) == ("flip", 2)
+
+
+def test_all_three_kinds_equal_only_chakamokochaka_is_right_a_designed_ruling() -> None:
+    """Issue 20: with Moko, Paka and Pome all showing in equal numbers, Chakamoko's own
+    condition holds too, and the rulebook is silent. asobiba's ruling (data.toml
+    ``all_three_equal``, both rule pages): only Chakamokochaka is right; Chakamoko and
+    Mokochaka grabs are penalized."""
+    state = table(["moko2 gabu1", "paka1 moko3", "pome4 gabu3"], ["pome2", "paka2", "gabu4"])
+    flipped = flip(state, 2)
+    assert judge(showing(GAME.observe(flipped, None))) == {"chakamokochaka"}
+    settled = GAME.advance(grab(grab(flipped, 1, "chakamoko", 0.5), 2, "mokochaka", 0.6), 1.0)
+    assert penalties(settled) == [(1, "wrong_special"), (2, "wrong_special")]
+    row = designed_values()[TABLE_IDS.index("all_three_equal")]
+    assert row.source == "designed" and "Chakamokochaka" in row.value["en"] and row.reason["en"]
+    for lang, words in (("en", "only Chakamokochaka is right"), ("ja", "チャカモコチャカだけ")):
+        page = (PAGES / f"rules.{lang}.md").read_text(encoding="utf-8")
+        decisions = page.split("\n## ")[-1]
+        assert words in page and words in decisions, lang
