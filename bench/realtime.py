@@ -30,12 +30,12 @@ from typing import Any
 from asobiba.core.bots import Timed
 from asobiba.core.errors import GameError
 from asobiba.games import get_game
-from asobiba.server.db import make_engine, migrate, session_factory
-from asobiba.server.hub import Hub
-from asobiba.server.protocol import RoomError
-from asobiba.server.recovery import states
-from asobiba.server.rooms import Room
-from asobiba.server.store import Store
+from asobiba.server.rooms.errors import RoomError
+from asobiba.server.rooms.hub import Hub
+from asobiba.server.rooms.recovery import states
+from asobiba.server.rooms.room import Room
+from asobiba.server.store.db import make_engine, migrate, session_factory
+from asobiba.server.store.store import Store
 
 PERSON = "bench-person"
 

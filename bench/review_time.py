@@ -19,11 +19,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from asobiba.server.botpool import BotPool
-from asobiba.server.db import make_engine, migrate, session_factory
-from asobiba.server.hub import Hub
-from asobiba.server.reviews import Reviewer
-from asobiba.server.store import Store
+from asobiba.server.analysis.reviews import Reviewer
+from asobiba.server.rooms.botpool import BotPool
+from asobiba.server.rooms.hub import Hub
+from asobiba.server.store.db import make_engine, migrate, session_factory
+from asobiba.server.store.store import Store
 
 
 async def bot_game(store: Store, levels: tuple[str, str], moves: int) -> str:

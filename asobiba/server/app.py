@@ -12,16 +12,17 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.sessions import SessionMiddleware
 
-from asobiba.server import api, learn, pages, sockets
-from asobiba.server.botpool import BotPool
-from asobiba.server.db import make_engine, migrate, session_factory
-from asobiba.server.hub import Hub
-from asobiba.server.identity import GuestId
-from asobiba.server.limits import RateLimit
-from asobiba.server.middleware import BodyLimit, SecurityHeaders
-from asobiba.server.reviews import Reviewer
+from asobiba.server.analysis.reviews import Reviewer
+from asobiba.server.http import api, learn, pages
+from asobiba.server.http.identity import GuestId
+from asobiba.server.http.limits import RateLimit
+from asobiba.server.http.middleware import BodyLimit, SecurityHeaders
+from asobiba.server.rooms.botpool import BotPool
+from asobiba.server.rooms.hub import Hub
 from asobiba.server.settings import MAX_BODY_BYTES, GuestLimits, Settings, SocketLimits
-from asobiba.server.store import Store
+from asobiba.server.sockets import room_socket
+from asobiba.server.store.db import make_engine, migrate, session_factory
+from asobiba.server.store.store import Store
 
 TEN_YEARS = 10 * 365 * 24 * 3600
 
@@ -81,7 +82,7 @@ def create_app(
     app.state.rooms_per_address = RateLimit(limits.address_burst, limits.address_per_minute)
     app.include_router(api.router)
     app.include_router(learn.router)
-    app.include_router(sockets.router)
+    app.include_router(room_socket.router)
     app.include_router(pages.router)
     pages.mount_static(app)
 

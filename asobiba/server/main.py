@@ -9,7 +9,7 @@ from sqlalchemy.engine import make_url
 
 from asobiba.server.app import create_app
 from asobiba.server.settings import MAX_MESSAGE_BYTES, Settings
-from asobiba.server.socket_protocol import RoomSocketProtocol
+from asobiba.server.sockets.uvicorn_protocol import RoomSocketProtocol
 
 
 def startup_line(host: str, port: int, database_url: str) -> str:
@@ -33,7 +33,7 @@ def serve(host: str, port: int, database_url: str | None) -> None:
     app = create_app(database_url=url)
     # Frames far beyond the message limit are refused by uvicorn itself (close 1009); smaller
     # oversized ones reach the room socket, which answers "too_large". RoomSocketProtocol gives
-    # the room socket the kernel's round trip to its player (server/latency.py).
+    # the room socket the kernel's round trip to its player (server/sockets/latency.py).
     uvicorn.run(
         app,
         host=host,

@@ -27,7 +27,7 @@ class SocketLimits:
     burst: int = 30
     """Messages a client may send at once before the sustained rate applies."""
     ping_seconds: float | None = 2.0
-    """How often the server pings to time the line (``server/latency.py``); None: never (for
+    """How often the server pings to time the line (``server/sockets/latency.py``); None: never (for
     tests that read every message in order)."""
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from asobiba.server.pages import strings
+from asobiba.server.http.pages import strings
 from tests.e2e.test_mancala_ui import YOUR_MOVE_OR_OVER, start
 
 CALLOUT_LIFETIME = """async () => {

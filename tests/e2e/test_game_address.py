@@ -8,7 +8,7 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
-from asobiba.server.pages import strings
+from asobiba.server.http.pages import strings
 from tests.e2e.test_mancala_ui import YOUR_MOVE_OR_OVER, counts, start
 
 EN = strings("en")

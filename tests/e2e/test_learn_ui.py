@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from asobiba.games.mancala.lessons import LESSON_BY_ID, LESSONS
-from asobiba.server.pages import strings
+from asobiba.server.http.pages import strings
 from tests.e2e.test_mancala_ui import start
 
 JA = strings("ja")

@@ -11,7 +11,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from asobiba.games import get_game
-from asobiba.server.pages import strings
+from asobiba.server.http.pages import strings
 
 JA = strings("ja")
 EN = strings("en")

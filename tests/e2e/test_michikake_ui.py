@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from asobiba.games import get_game
-from asobiba.server.rooms import bot_seed_for
+from asobiba.server.rooms.room import bot_seed_for
 from tests.e2e.conftest import serve
 
 # One step of a simple player: close a deal's screen (saying whether it showed its breakdown or

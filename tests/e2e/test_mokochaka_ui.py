@@ -27,7 +27,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from asobiba.games import get_game
 from asobiba.games.mokochaka import judge
 from asobiba.games.mokochaka.cards import SPECIALS, parse_card
-from asobiba.server.pages import strings
+from asobiba.server.http.pages import strings
 from tests.e2e.conftest import serve
 
 JA = strings("ja")

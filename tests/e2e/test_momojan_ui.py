@@ -14,8 +14,8 @@ import pytest
 
 from asobiba.games import get_game
 from asobiba.games.momojan.cards import sort_key
-from asobiba.server.pages import strings
-from asobiba.server.rooms import bot_seed_for
+from asobiba.server.http.pages import strings
+from asobiba.server.rooms.room import bot_seed_for
 from tests.e2e.conftest import serve
 
 # One step of a simple player: close a finished round's screen, win whenever a prompt offers it,
@@ -267,7 +267,7 @@ def ui_player(obs: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any
 def first_round(level: str, seeds: range, end: str) -> tuple[int, dict[str, Any]] | None:
     """A room seed whose first round, played by ``ui_player`` from seat 0 against ``level``,
     ends by ``end`` ("ron", "exhausted"), and that round's result. Bots are seeded as the room
-    seeds them (``server.rooms.bot_seed_for``: from the room seed and the seat)."""
+    seeds them (``server.rooms.room.bot_seed_for``: from the room seed and the seat)."""
     game = get_game("momojan")
     for seed in seeds:
         state = game.new_state({}, 2, seed)

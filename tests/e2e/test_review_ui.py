@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from asobiba.server.pages import strings
+from asobiba.server.http.pages import strings
 from tests.e2e.conftest import serve
 from tests.e2e.test_mancala_ui import play_to_the_end, start
 

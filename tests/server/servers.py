@@ -24,7 +24,7 @@ from fastapi import FastAPI
 from websockets.sync.client import ClientConnection, connect
 
 from asobiba.server.settings import MAX_MESSAGE_BYTES
-from asobiba.server.socket_protocol import RoomSocketProtocol
+from asobiba.server.sockets.uvicorn_protocol import RoomSocketProtocol
 
 
 def free_port() -> int:

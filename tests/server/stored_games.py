@@ -10,8 +10,8 @@ from fastapi.testclient import TestClient
 
 from asobiba.core.options import rule_key
 from asobiba.games import get_game
-from asobiba.server.records import results_for
-from asobiba.server.store import Finish, Store
+from asobiba.server.store.records import results_for
+from asobiba.server.store.store import Finish, Store
 
 
 def store_of(client: TestClient) -> Store:

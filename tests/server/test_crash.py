@@ -13,9 +13,9 @@ from sqlalchemy import select
 from websockets.exceptions import WebSocketException
 
 from asobiba.games import get_game
-from asobiba.server.db import Result, RoomEvent, RoomRow, make_engine, session_factory
-from asobiba.server.recovery import replay
-from asobiba.server.store import Store
+from asobiba.server.rooms.recovery import replay
+from asobiba.server.store.db import Result, RoomEvent, RoomRow, make_engine, session_factory
+from asobiba.server.store.store import Store
 from tests.server.servers import Guest, ServerProcess, play_to_the_end
 
 

@@ -14,10 +14,10 @@ from sqlalchemy import text
 
 from asobiba.core.rng import SEED_BITS, LegacySeed, new_seed
 from asobiba.games import get_game
-from asobiba.server.db import Base, make_engine, migrate, migrations_config, session_factory
-from asobiba.server.recovery import replay
+from asobiba.server.rooms.recovery import replay
 from asobiba.server.settings import Settings
-from asobiba.server.store import Store
+from asobiba.server.store.db import Base, make_engine, migrate, migrations_config, session_factory
+from asobiba.server.store.store import Store
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])

@@ -1,5 +1,5 @@
 """A reaction is recorded as the player made it, over real TCP, whatever the line and whatever
-the client does with its pongs (``server/latency.py``).
+the client does with its pongs (``server/sockets/latency.py``).
 
 The room runs a tiny real-time game under uvicorn, configured as ``asobiba serve`` does: the test
 rings a bell (as a bot would: the room dates it when it applies it), the player's client grabs,
@@ -29,13 +29,13 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from asobiba.core.bots import Timed
-from asobiba.server import sockets
-from asobiba.server.db import make_engine, migrate, session_factory
-from asobiba.server.hub import Hub
-from asobiba.server.identity import GuestId, ensure_player_id
-from asobiba.server.latency import MAX_PING_ROUND_TRIP_SECONDS
+from asobiba.server.http.identity import GuestId, ensure_player_id
+from asobiba.server.rooms.hub import Hub
 from asobiba.server.settings import GuestLimits, SocketLimits
-from asobiba.server.store import Store
+from asobiba.server.sockets import room_socket
+from asobiba.server.sockets.latency import MAX_PING_ROUND_TRIP_SECONDS
+from asobiba.server.store.db import make_engine, migrate, session_factory
+from asobiba.server.store.store import Store
 from tests.server.netline import Line, delayed_line
 from tests.server.servers import Guest, served_on
 from tests.server.test_realtime_room import Grab, GrabState
@@ -72,7 +72,7 @@ def grab_app(tmp_path: Path) -> tuple[FastAPI, Store]:
     app.state.hub = hub
     app.state.socket_limits = SocketLimits(ping_seconds=0.2)
     app.state.guest_limits = GuestLimits()
-    app.include_router(sockets.router)
+    app.include_router(room_socket.router)
 
     @app.post("/rooms")
     async def new_room(request: Request) -> dict[str, str]:

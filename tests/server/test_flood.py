@@ -10,7 +10,7 @@ from pathlib import Path
 
 from websockets.exceptions import ConnectionClosed
 
-from asobiba.server.protocol import CLOSE_RATE_LIMITED
+from asobiba.server.sockets.messages import CLOSE_RATE_LIMITED
 from tests.server.servers import Guest, ServerProcess, play_to_the_end
 
 MAX_FLOOD_CONNECTIONS = 200

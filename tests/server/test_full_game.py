@@ -13,9 +13,9 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from asobiba.games import get_game
-from asobiba.server import recovery
 from asobiba.server.app import create_app
-from asobiba.server.hub import Hub
+from asobiba.server.rooms import recovery
+from asobiba.server.rooms.hub import Hub
 from asobiba.server.settings import SocketLimits
 
 Start = Callable[..., dict[str, Any]]

@@ -13,11 +13,11 @@ from fastapi.testclient import TestClient
 
 from asobiba.core.bots import Timed
 from asobiba.games import get_game
-from asobiba.server.db import make_engine, migrate, session_factory
-from asobiba.server.hints import Hint, work_out
-from asobiba.server.hub import Hub
-from asobiba.server.protocol import RoomError
-from asobiba.server.store import Store
+from asobiba.server.analysis.hints import Hint, work_out
+from asobiba.server.rooms.errors import RoomError
+from asobiba.server.rooms.hub import Hub
+from asobiba.server.store.db import make_engine, migrate, session_factory
+from asobiba.server.store.store import Store
 from tests.server.stored_games import store_of
 
 Start = Callable[..., dict[str, Any]]

@@ -15,7 +15,7 @@ from websockets.exceptions import InvalidStatus
 
 from asobiba.games import game_names
 from asobiba.server.app import create_app
-from asobiba.server.middleware import CONTENT_SECURITY_POLICY
+from asobiba.server.http.middleware import CONTENT_SECURITY_POLICY
 from asobiba.server.settings import MAX_BODY_BYTES
 from tests.server.servers import Guest, thread_server
 

@@ -19,15 +19,15 @@ from fastapi.testclient import TestClient
 
 from asobiba.core.bots import Timed
 from asobiba.server.app import create_app
-from asobiba.server.hub import Hub
-from asobiba.server.latency import (
+from asobiba.server.rooms.hub import Hub
+from asobiba.server.settings import SocketLimits
+from asobiba.server.sockets.latency import (
     MAX_PING_ROUND_TRIP_SECONDS,
     MAX_ROUND_TRIP_SECONDS,
     Latency,
     kernel_round_trip,
     tcp_info_round_trip,
 )
-from asobiba.server.settings import SocketLimits
 from tests.server.test_rooms import make_store
 
 

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from asobiba.games import COMING, game_names, get_game, michikake
 from asobiba.games.michikake.data import BONUS_CARDS, YAKU
-from asobiba.server import pages
+from asobiba.server.http import pages
 from tests.server.test_pages import embedded
 
 

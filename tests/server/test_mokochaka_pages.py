@@ -7,7 +7,7 @@ from __future__ import annotations
 from fastapi.testclient import TestClient
 
 from asobiba.games import COMING, game_names, get_game
-from asobiba.server.pages import strings
+from asobiba.server.http.pages import strings
 from tests.server.test_room_pages import another_guest, page_data
 
 GAME = get_game("mokochaka")

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from asobiba.games import COMING, game_names, get_game
 from asobiba.games.momojan.data import BONUSES, YAKU
-from asobiba.server import pages
+from asobiba.server.http import pages
 from tests.server.test_pages import embedded
 
 

@@ -15,7 +15,7 @@ from websockets.sync.client import ClientConnection
 from asobiba.core.bots import decide
 from asobiba.games import get_game
 from asobiba.games.mokochaka.cards import SPECIALS, judge, parse_card
-from asobiba.server.rooms import bot_seed_for
+from asobiba.server.rooms.room import bot_seed_for
 from tests.server.servers import Guest, ServerProcess
 
 

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from markupsafe import escape
 
 from asobiba.games import COMING, game_names, get_game
-from asobiba.server import pages
+from asobiba.server.http import pages
 
 I18N = pages.I18N_DIR
 STATIC = pages.STATIC_DIR

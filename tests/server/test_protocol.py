@@ -7,7 +7,8 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from asobiba.server.protocol import Act, RoomError, Sync, parse_client_message
+from asobiba.server.rooms.errors import RoomError
+from asobiba.server.sockets.messages import Act, Sync, parse_client_message
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),

@@ -18,9 +18,9 @@ from asobiba.core.bots import Bot, Timed
 from asobiba.core.errors import IllegalAction, InvalidOptions
 from asobiba.core.game import RecordField
 from asobiba.core.options import OptionSpec, resolve_options
-from asobiba.server.db import make_engine, migrate, session_factory
-from asobiba.server.hub import Hub
-from asobiba.server.store import Store
+from asobiba.server.rooms.hub import Hub
+from asobiba.server.store.db import make_engine, migrate, session_factory
+from asobiba.server.store.store import Store
 from tests.server.test_rooms import Watcher
 
 WINDOW = 0.5

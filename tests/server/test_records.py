@@ -9,8 +9,8 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from asobiba.core.game import RecordField, RecordValue
-from asobiba.server.db import Result
-from asobiba.server.records import game_list, summarize
+from asobiba.server.store.db import Result
+from asobiba.server.store.records import game_list, summarize
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 

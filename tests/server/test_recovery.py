@@ -16,10 +16,10 @@ from asobiba.core.bots import Timed
 from asobiba.core.options import rule_key
 from asobiba.games import get_game
 from asobiba.server.app import create_app
-from asobiba.server.db import make_engine, migrate, session_factory
-from asobiba.server.hub import Hub
-from asobiba.server.records import results_for
-from asobiba.server.store import Finish, Store
+from asobiba.server.rooms.hub import Hub
+from asobiba.server.store.db import make_engine, migrate, session_factory
+from asobiba.server.store.records import results_for
+from asobiba.server.store.store import Finish, Store
 
 GUEST = "guest-1"
 SEATS: list[dict[str, Any]] = [{"player": GUEST}, {"bot": "casual"}]

@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from asobiba.core.game import revealed
 from asobiba.core.options import rule_key
 from asobiba.games import get_game
-from asobiba.server.store import Finish
+from asobiba.server.store.store import Finish
 from tests.server.stored_games import store_of, stored_game
 
 

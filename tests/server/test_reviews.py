@@ -1,4 +1,4 @@
-"""Reviews of finished games (``server/reviews.py``, ``/api/rooms/{id}/review``): every move
+"""Reviews of finished games (``analysis/reviews.py``, ``/api/rooms/{id}/review``): every move
 valued by the engine in the review workers, checked against the exact solver on a board small
 enough to solve; stored once and reused; clear errors that change nothing."""
 
@@ -15,12 +15,12 @@ from fastapi.testclient import TestClient
 
 from asobiba.core.game import grade, grades_of
 from asobiba.games import get_game
+from asobiba.server.analysis.reviews import ReviewBusy, Reviewer
 from asobiba.server.app import create_app
-from asobiba.server.db import make_engine, migrate, session_factory
-from asobiba.server.recovery import states
-from asobiba.server.reviews import ReviewBusy, Reviewer
+from asobiba.server.rooms.recovery import states
 from asobiba.server.settings import SocketLimits
-from asobiba.server.store import Store
+from asobiba.server.store.db import make_engine, migrate, session_factory
+from asobiba.server.store.store import Store
 from tests.games.mancala.test_analysis import solved_margin
 from tests.server.stored_games import store_of, stored_game
 

@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from asobiba.core.bots import Timed
-from asobiba.server.clock import GameClock
-from asobiba.server.db import make_engine, migrate, session_factory
-from asobiba.server.hub import Hub
-from asobiba.server.store import Store
+from asobiba.server.rooms.clock import GameClock
+from asobiba.server.rooms.hub import Hub
+from asobiba.server.store.db import make_engine, migrate, session_factory
+from asobiba.server.store.store import Store
 from tests.server.test_realtime_room import WINDOW, games, wait_until
 from tests.server.test_rooms import Watcher
 

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import itertools
 import random
+import time
 from pathlib import Path
 from typing import Any
 
@@ -21,10 +22,10 @@ import pytest
 from asobiba.core.bots import Timed
 from asobiba.core.errors import GameError
 from asobiba.games import get_game
-from asobiba.server import api, rooms
-from asobiba.server.hub import Hub
-from asobiba.server.protocol import RoomError
-from asobiba.server.recovery import states
+from asobiba.server.http import api
+from asobiba.server.rooms.errors import RoomError
+from asobiba.server.rooms.hub import Hub
+from asobiba.server.rooms.recovery import states
 from tests.server.test_rooms import Watcher, make_store
 
 CASES = [
@@ -58,7 +59,7 @@ def test_every_message_is_the_receivers_own_view(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     clock = Clock()
-    monkeypatch.setattr(rooms.time, "time", clock.time)
+    monkeypatch.setattr(time, "time", clock.time)
 
     timed = {"steps": 0, "syncs": 0}  # steps with a timer running; syncs that said its time
 
@@ -137,7 +138,7 @@ def test_a_replay_has_one_frame_per_view_so_it_counts_no_secret_answers(
     """A MICHIKAKE claim window's passes change no spectator's view: the replay shows each view
     once, so its length does not tell how many answers came in."""
     clock = Clock()
-    monkeypatch.setattr(rooms.time, "time", clock.time)
+    monkeypatch.setattr(time, "time", clock.time)
     store = make_store(tmp_path)
 
     async def scenario() -> str:

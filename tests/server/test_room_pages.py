@@ -13,8 +13,8 @@ from fastapi.testclient import TestClient
 
 from asobiba.games import game_names, get_game
 from asobiba.server.app import create_app
+from asobiba.server.http.pages import strings
 from asobiba.server.main import startup_line
-from asobiba.server.pages import strings
 from asobiba.server.settings import SocketLimits
 from tests.server.test_full_game import play_out
 

@@ -10,10 +10,10 @@ import pytest
 
 from asobiba.core.bots import Timed
 from asobiba.core.errors import IllegalAction
-from asobiba.server.db import make_engine, migrate, session_factory
-from asobiba.server.hub import Hub
-from asobiba.server.protocol import RoomError
-from asobiba.server.store import Store
+from asobiba.server.rooms.errors import RoomError
+from asobiba.server.rooms.hub import Hub
+from asobiba.server.store.db import make_engine, migrate, session_factory
+from asobiba.server.store.store import Store
 
 
 class HeldBot:

@@ -17,8 +17,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection
 
 from asobiba.server.app import create_app
-from asobiba.server.protocol import CLOSE_NOT_READING, CLOSE_RATE_LIMITED
 from asobiba.server.settings import GuestLimits, SocketLimits
+from asobiba.server.sockets.messages import CLOSE_NOT_READING, CLOSE_RATE_LIMITED
 from tests.server.servers import Guest, ServerProcess, thread_server
 
 Start = Callable[..., dict[str, Any]]

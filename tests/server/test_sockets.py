@@ -11,8 +11,9 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketDenialResponse, WebSocketTestSession
 from websockets.exceptions import InvalidStatus
 
-from asobiba.server.protocol import Pong, RoomError, parse_client_message
+from asobiba.server.rooms.errors import RoomError
 from asobiba.server.settings import MAX_MESSAGE_BYTES
+from asobiba.server.sockets.messages import Pong, parse_client_message
 from tests.server.servers import Guest, ServerProcess
 
 Start = Callable[..., dict[str, Any]]

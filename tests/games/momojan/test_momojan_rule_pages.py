@@ -10,7 +10,7 @@ import pytest
 
 from asobiba.games.momojan.data import BONUSES, OPTIONS, RULES, YAKU
 from asobiba.games.momojan.rules import OPTIONS as SPECS
-from asobiba.server.pages import render_rules
+from asobiba.server.http.pages import render_rules
 from tests.games.momojan.momojan_positions import GAME, legal, melds, position, river
 
 PAGES = Path(__file__).resolve().parents[3] / "asobiba" / "games" / "momojan"

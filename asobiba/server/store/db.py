@@ -66,7 +66,7 @@ class RoomRow(Base):
     """How the seed deals: ``blake2b`` (``core/rng.py``'s keyed stream) or ``mt19937`` (rooms
     stored before migration 0006, dealt by Mersenne Twister, kept so they replay exactly)."""
     clock_at: Mapped[float | None] = mapped_column(Float)
-    """The game time at which the room's clock was last stopped (``server/clock.py``)."""
+    """The game time at which the room's clock was last stopped (``server/rooms/clock.py``)."""
     seats: Mapped[list[Any]]
     """One entry per seat: ``{"player": id}`` for a person, ``{"bot": level}`` for a bot."""
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
@@ -117,7 +117,7 @@ class Result(Base):
 
 
 class Review(Base):
-    """A finished game's review, computed once (``server/reviews.py``) and kept."""
+    """A finished game's review, computed once (``server/analysis/reviews.py``) and kept."""
 
     __tablename__ = "reviews"
     room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
@@ -172,7 +172,7 @@ def migrations_config() -> Config:
     """Alembic's configuration for the packaged migrations (no alembic.ini needed)."""
     config = Config()
     config.set_main_option(
-        "script_location", str(resources.files("asobiba.server").joinpath("migrations"))
+        "script_location", str(resources.files("asobiba.server.store").joinpath("migrations"))
     )
     return config
 

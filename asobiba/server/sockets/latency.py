@@ -21,7 +21,7 @@ Where the round trip comes from decides what a cheat can gain by delaying:
   samples are the client kernel's acknowledgements, which a page or a script cannot hold back,
   so delaying pongs buys nothing at all. The smallest estimate seen is kept: queueing and
   delayed acknowledgements only ever add to a sample. ``RoomSocketProtocol``
-  (``server/socket_protocol.py``) hands the reader to the app; the socket uses it only when the
+  (``sockets/uvicorn_protocol.py``) hands the reader to the app; the socket uses it only when the
   socket's peer is the player (not a proxy: uvicorn's proxy headers named another client).
 - Otherwise (a proxy in front, Starlette's TestClient, a system without ``TCP_INFO``), the
   server's own pings, timed from when each ping was written to when its pong arrived: the

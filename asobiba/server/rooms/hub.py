@@ -2,7 +2,7 @@
 
 A room whose process died is rebuilt by replaying its stored events (``Room.__init__``), so a
 restart loses nothing. A rebuilt room's clock stands still until a seated person is back
-(``server/clock.py``); rooms waiting on their clock are rebuilt at start-up (``recover``).
+(``server/rooms/clock.py``); rooms waiting on their clock are rebuilt at start-up (``recover``).
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from typing import Any
 from asobiba.core.game import Game
 from asobiba.core.options import rule_key
 from asobiba.games import get_game
-from asobiba.server.hints import Hinter, in_thread
-from asobiba.server.recovery import finish_if_over
-from asobiba.server.rooms import BotChooser, Room
-from asobiba.server.store import Store, StoredRoom
+from asobiba.server.analysis.hints import Hinter, in_thread
+from asobiba.server.rooms.recovery import finish_if_over
+from asobiba.server.rooms.room import BotChooser, Room
+from asobiba.server.store.store import Store, StoredRoom
 
 log = logging.getLogger(__name__)
 

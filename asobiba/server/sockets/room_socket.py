@@ -3,7 +3,7 @@
 Whatever a client sends or fails to read, it costs the server a bounded amount: every frame but a
 pong gets an answer or an error (never a traceback), messages past ``SocketLimits`` get
 ``rate_limited`` and a close, and a client that stops reading is closed once its outbox is full.
-An action is dated back by the sender's round trip (``server/latency.py``).
+An action is dated back by the sender's round trip (``server/sockets/latency.py``).
 """
 
 from __future__ import annotations
@@ -23,22 +23,22 @@ from starlette.responses import PlainTextResponse
 from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 
 from asobiba.core.errors import GameError
-from asobiba.server.identity import player_id
-from asobiba.server.latency import Latency
-from asobiba.server.protocol import (
+from asobiba.server.http.identity import player_id
+from asobiba.server.rooms.errors import RoomError
+from asobiba.server.rooms.room import Room
+from asobiba.server.settings import GuestLimits, SocketLimits
+from asobiba.server.sockets.latency import Latency
+from asobiba.server.sockets.messages import (
     CLOSE_NOT_READING,
     CLOSE_RATE_LIMITED,
     CLOSE_TOO_MANY_SOCKETS,
     Act,
     AskHint,
     Pong,
-    RoomError,
     error_message,
     parse_client_message,
 )
-from asobiba.server.rooms import Room
-from asobiba.server.settings import GuestLimits, SocketLimits
-from asobiba.server.socket_protocol import KERNEL_ROUND_TRIP
+from asobiba.server.sockets.uvicorn_protocol import KERNEL_ROUND_TRIP
 
 router = APIRouter()
 log = logging.getLogger(__name__)

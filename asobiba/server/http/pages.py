@@ -25,17 +25,17 @@ from markdown_it import MarkdownIt
 
 from asobiba.core.game import analyses
 from asobiba.games import COMING, game_names, get_game
-from asobiba.server.identity import player_id
-from asobiba.server.learn import teaching_game, teaching_games
-from asobiba.server.store import RoomBrief, Store
+from asobiba.server.http.identity import player_id
+from asobiba.server.http.learn import teaching_game, teaching_games
+from asobiba.server.store.store import RoomBrief, Store
 
-WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 TEMPLATES_DIR = WEB_DIR / "templates"
 STATIC_DIR = WEB_DIR / "static"
 PLAY_LAYOUT = "/static/css/mancala.css"
 """The sheet holding the play and replay pages' shared layout (the first game's, for now)."""
 I18N_DIR = WEB_DIR / "i18n"
-GAMES_DIR = Path(__file__).resolve().parent.parent / "games"
+GAMES_DIR = Path(__file__).resolve().parents[2] / "games"
 
 LANGS: tuple[str, ...] = ("ja", "en")
 DEFAULT_LANG = "ja"

@@ -12,7 +12,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from asobiba.core.rng import LegacySeed
-from asobiba.server.db import (
+from asobiba.server.store.db import (
     LessonProgress,
     Player,
     Result,
@@ -217,7 +217,7 @@ class Store:
             return [row.id for row in ended]
 
     def stop_clock(self, room_id: str, at: float) -> None:
-        """Remember the game time at which the room's clock stopped (``server/clock.py``)."""
+        """Remember the game time at which the room's clock stopped (``server/rooms/clock.py``)."""
         with self.sessions.begin() as session:
             session.execute(update(RoomRow).where(RoomRow.id == room_id).values(clock_at=at))
 

@@ -17,9 +17,9 @@ from typing import Any
 from asobiba.core.errors import IllegalAction
 from asobiba.core.game import GRADE_KEYS, Analysis, Game, MoveValue, grade, grades_of
 from asobiba.games import get_game
-from asobiba.server.botpool import worker_pool
-from asobiba.server.recovery import states
-from asobiba.server.store import Store, StoredRoom
+from asobiba.server.rooms.botpool import worker_pool
+from asobiba.server.rooms.recovery import states
+from asobiba.server.store.store import Store, StoredRoom
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from asobiba.core.game import Game, RecordField, RecordValue
 from asobiba.core.options import rule_key
-from asobiba.server.db import Result, Review
+from asobiba.server.store.db import Result, Review
 
 
 def results_for(

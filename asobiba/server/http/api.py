@@ -15,12 +15,12 @@ from asobiba.core.game import Game, grades_of, revealed, reveals, reviews
 from asobiba.core.options import offered_only
 from asobiba.core.rng import SEED_BITS, new_seed
 from asobiba.games import game_names, get_game
-from asobiba.server.db import Review
-from asobiba.server.identity import ensure_player_id, player_id
-from asobiba.server.records import accuracy_by_rules, game_list, summarize
-from asobiba.server.recovery import states
-from asobiba.server.reviews import ReviewBusy
-from asobiba.server.store import RoomBrief, StoredRoom
+from asobiba.server.analysis.reviews import ReviewBusy
+from asobiba.server.http.identity import ensure_player_id, player_id
+from asobiba.server.rooms.recovery import states
+from asobiba.server.store.db import Review
+from asobiba.server.store.records import accuracy_by_rules, game_list, summarize
+from asobiba.server.store.store import RoomBrief, StoredRoom
 
 router = APIRouter(prefix="/api")
 

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from asobiba.core.errors import GameError
 from asobiba.core.game import Game, teaches
 from asobiba.games import game_names, get_game
-from asobiba.server.identity import ensure_player_id, player_id
+from asobiba.server.http.identity import ensure_player_id, player_id
 
 router = APIRouter(prefix="/api/learn")
 

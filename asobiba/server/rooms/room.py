@@ -18,12 +18,12 @@ from asobiba.core.bots import Timed
 from asobiba.core.errors import GameError
 from asobiba.core.game import Game, analyses, pace_of
 from asobiba.core.rng import derive, stream
-from asobiba.server.clock import GameClock
-from asobiba.server.hints import HINT_SECONDS, Hint, Hinter, in_thread
-from asobiba.server.protocol import RoomError
-from asobiba.server.records import results_for
-from asobiba.server.recovery import replay
-from asobiba.server.store import Finish, Store, StoredHint, StoredRoom
+from asobiba.server.analysis.hints import HINT_SECONDS, Hint, Hinter, in_thread
+from asobiba.server.rooms.clock import GameClock
+from asobiba.server.rooms.errors import RoomError
+from asobiba.server.rooms.recovery import replay
+from asobiba.server.store.records import results_for
+from asobiba.server.store.store import Finish, Store, StoredHint, StoredRoom
 
 log = logging.getLogger(__name__)
 

@@ -30,7 +30,7 @@ from uvicorn._types import ASGISendEvent
 from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
-from asobiba.server.latency import kernel_round_trip
+from asobiba.server.sockets.latency import kernel_round_trip
 
 KERNEL_ROUND_TRIP: Final = "asobiba.kernel_round_trip"
 """The scope extension this protocol adds (see the module's docstring)."""

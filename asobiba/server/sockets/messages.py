@@ -10,6 +10,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from asobiba.server.rooms.errors import RoomError
 from asobiba.server.settings import MAX_MESSAGE_BYTES
 
 CLOSE_NOT_READING = 4408
@@ -18,15 +19,6 @@ CLOSE_RATE_LIMITED = 4429
 """Close code for a client that sent faster than ``SocketLimits`` allow."""
 CLOSE_TOO_MANY_SOCKETS = 4409
 """Close code for a socket past ``GuestLimits.sockets_per_seat`` or ``sockets_per_room``."""
-
-
-class RoomError(Exception):
-    """A request the room refuses; ``code`` is stable and sent to the client."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 @dataclass(frozen=True)

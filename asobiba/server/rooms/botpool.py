@@ -15,7 +15,7 @@ from typing import Any
 
 from asobiba.core.bots import Timed, decide
 from asobiba.games import get_game
-from asobiba.server.hints import Hint, work_out
+from asobiba.server.analysis.hints import Hint, work_out
 
 
 def choose(

@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from asobiba.core.game import Game
-from asobiba.server.records import results_for
-from asobiba.server.store import Finish, Store, StoredRoom
+from asobiba.server.store.records import results_for
+from asobiba.server.store.store import Finish, Store, StoredRoom
 
 
 def states(game: Game[Any], stored: StoredRoom) -> Iterator[Any]:
