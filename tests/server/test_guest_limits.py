@@ -140,6 +140,12 @@ def test_sockets_are_bounded_per_seat_and_per_room(sqlite_url: str, start: Start
             assert watching.receive_json()["seat"] is None
             with spectator.websocket_connect(room["ws"]) as crowd:
                 assert crowd.receive_json()["code"] == "too_many_sockets"
+        with ExitStack() as stack:  # spectators fill the room: its player still gets in
+            for _ in range(3):
+                ws = stack.enter_context(spectator.websocket_connect(room["ws"]))
+                assert ws.receive_json()["seat"] is None
+            with client.websocket_connect(room["ws"]) as player:
+                assert player.receive_json()["seat"] == 0
 
 
 def cpu_seconds(pid: int) -> float:

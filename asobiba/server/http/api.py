@@ -17,6 +17,7 @@ from asobiba.core.rng import SEED_BITS, new_seed
 from asobiba.games import game_names, get_game
 from asobiba.server.analysis.reviews import ReviewBusy
 from asobiba.server.http.identity import ensure_player_id, player_id
+from asobiba.server.http.limits import address_key
 from asobiba.server.rooms.recovery import states
 from asobiba.server.store.db import Review
 from asobiba.server.store.records import accuracy_by_rules, game_list, summarize
@@ -112,7 +113,7 @@ def _spend_a_room(request: Request, person: str) -> None:
     with ``Retry-After`` (whole seconds until one more would be taken)."""
     by_guest = request.app.state.rooms_per_guest
     by_address = request.app.state.rooms_per_address
-    address = request.client.host if request.client is not None else "unknown"
+    address = address_key(request.client.host if request.client is not None else "unknown")
     wait = max(by_guest.wait(person), by_address.wait(address))
     if wait:
         message = f"too many new games at once; try again in {wait} s"

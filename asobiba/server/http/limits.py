@@ -7,9 +7,24 @@ fresh keys (a new cookie per request) cannot grow it without bound.
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import time
 from dataclasses import dataclass
+
+
+def address_key(host: str) -> str:
+    """What one network address is, for a limit: an IPv4 address, or an IPv6 /64 (one customer's
+    network: a client may hold billions of its addresses)."""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network(f"{ip}/64", strict=False))
+    return str(ip)
 
 
 @dataclass

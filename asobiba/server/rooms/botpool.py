@@ -63,8 +63,13 @@ def worker_pool(workers: int) -> ProcessPoolExecutor:
 
 
 class BotPool:
+    """Bots' moves in ``workers`` processes, hints in one of their own: a hint (a second of
+    engine time) must never hold up a bot, whose move would then show when the queue frees up
+    instead of at its pace."""
+
     def __init__(self, workers: int) -> None:
         self._executor = worker_pool(workers)
+        self._hints = worker_pool(1)
 
     async def choose(
         self,
@@ -82,7 +87,8 @@ class BotPool:
     async def hint(self, game: str, state: Any, seconds: float) -> Hint:
         """A hint, worked out by a worker like a bot's move (``hints.work_out``)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, work_out, game, state, seconds)
+        return await loop.run_in_executor(self._hints, work_out, game, state, seconds)
 
     def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)
+        self._hints.shutdown(wait=False, cancel_futures=True)

@@ -126,13 +126,15 @@ class Hub:
 
     async def abandon_oldest(self, player_id: str, keep: int) -> None:
         """End the guest's oldest unfinished games beyond ``keep`` that nobody is at (no seated
-        person connected here), and forget them if they are in memory."""
-        busy = {room_id for room_id, room in self._rooms.items() if room.present()}
-        ended = await asyncio.to_thread(self.store.abandon_oldest, player_id, keep, busy)
-        for room_id in ended:
-            room = self._rooms.pop(room_id, None)
-            if room is not None:
-                await room.abandon()
+        person connected here), and forget them if they are in memory. Under the loading lock, so
+        no copy of one is being rebuilt meanwhile (a later load finds it abandoned)."""
+        async with self._loading:
+            busy = {room_id for room_id, room in self._rooms.items() if room.present()}
+            ended = await asyncio.to_thread(self.store.abandon_oldest, player_id, keep, busy)
+            for room_id in ended:
+                room = self._rooms.pop(room_id, None)
+                if room is not None:
+                    await room.abandon()
 
     async def release(self, room: Room) -> None:
         """Forget ``room`` if nobody watches it and nothing drives it (``Room.idle``).

@@ -129,11 +129,15 @@ class Room:
         )
 
     def crowded(self, seat: int | None, per_seat: int, per_room: int) -> str | None:
-        """Why one more socket for ``seat`` may not join (too many already), or None."""
+        """Why one more socket for ``seat`` may not join (too many already), or None. A seat's
+        own sockets count only against ``per_seat``, so spectators can never fill a room
+        against its players."""
+        if seat is not None:
+            if sum(c.seat == seat for c in self.connections) >= per_seat:
+                return f"your seat has {per_seat} sockets open already; close a tab"
+            return None
         if len(self.connections) >= per_room:
             return f"this room has {per_room} sockets open already"
-        if seat is not None and sum(c.seat == seat for c in self.connections) >= per_seat:
-            return f"your seat has {per_seat} sockets open already; close a tab"
         return None
 
     def join(self, connection: Connection) -> None:
@@ -306,15 +310,16 @@ class Room:
         task.add_done_callback(self._tasks.discard)
         return task
 
-    def _paced(self, seat: int, level: str) -> float | None:
+    def _paced(self, seat: int, level: str, draw: str = "") -> float | None:
         """Seconds from now at which the bot's move is shown, drawn from its level's human pace
         (``core.game.pace_of``) with the room's secret stream: how long the bot computed, and
         so its cards, never show. Kept inside the rules' own wait (a claim window) so the pace
-        alone never makes a bot miss it. None: the bot times itself (a real-time game)."""
+        alone never makes a bot miss it. None: the bot times itself (a real-time game).
+        ``draw`` names a further draw for the same move (one that came back too late)."""
         pace = pace_of(self.game, level)
         if pace is None or self.pace_scale == 0:
             return None
-        delay = pace.draw(stream(self.seed, f"pace/{seat}/{self.seq}")) * self.pace_scale
+        delay = pace.draw(stream(self.seed, f"pace/{seat}/{self.seq}{draw}")) * self.pace_scale
         due = self.game.deadline(self.state)
         if due is not None:
             delay = min(delay, max(0.0, self.clock.wall_seconds_until(due) - PACE_MARGIN))
@@ -331,6 +336,11 @@ class Room:
             answer = await self._choose(self.game.name, level, bot_seed, view["obs"], view["legal"])
             if answer.action is not None:
                 after = answer.after if paced is None else max(answer.after, paced)
+                if paced is not None and time.time() > asked_at + after:
+                    # The answer came back after its moment (busy workers): showing it now would
+                    # show when its computing ended, so it waits a fresh draw of the pace.
+                    log.info("bot %s in room %s answered after its pace", level, self.id)
+                    after = time.time() - asked_at + (self._paced(seat, level, "/late") or 0.0)
                 await asyncio.sleep(max(0.0, asked_at + after - time.time()))
                 async with self.lock:
                     if self.view(seat) == view:
@@ -388,6 +398,8 @@ class Room:
         async with self.lock:
             self.abandoned = True
             self.schedule()  # over: cancels the timer and the bots
+            for connection in list(self.connections):  # a spectator sees it end
+                connection.send(self.sync_message(connection))
         await self.close()
 
     async def close(self) -> None:

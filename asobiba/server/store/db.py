@@ -62,7 +62,7 @@ class RoomRow(Base):
     rule_key: Mapped[str] = mapped_column(String(200))
     seed: Mapped[str] = mapped_column(String(80))
     """The deal's secret, in decimal: 256 bits for new rooms (no integer column holds that)."""
-    rng: Mapped[str] = mapped_column(String(16), server_default="mt19937")
+    rng: Mapped[str] = mapped_column(String(16))
     """How the seed deals: ``blake2b`` (``core/rng.py``'s keyed stream) or ``mt19937`` (rooms
     stored before migration 0006, dealt by Mersenne Twister, kept so they replay exactly)."""
     clock_at: Mapped[float | None] = mapped_column(Float)

@@ -54,9 +54,11 @@ class StoredRoom:
         return self.outcome is not None and self.outcome.get("abandoned") is True
 
     def resume_at(self) -> float | None:
-        """The game time a rebuilt room's clock continues from: where it was stopped, or the last
-        event if the process died first (a wait then gets back at least what it had left)."""
-        known = [at for _, _, at in self.events[-1:]]
+        """The game time a rebuilt room's clock continues from: where it was stopped, or the
+        latest event if the process died first (a wait then gets back at least what it had
+        left). The latest, not the last: an action dated back by its sender's line may be logged
+        after one with a later time."""
+        known = [at for _, _, at in self.events]
         if self.clock_at is not None:
             known.append(self.clock_at)
         return max(known, default=None)

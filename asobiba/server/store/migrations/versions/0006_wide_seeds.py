@@ -33,6 +33,10 @@ def upgrade() -> None:
         )
         batch.add_column(sa.Column("rng", sa.String(16), nullable=False, server_default="mt19937"))
         batch.add_column(sa.Column("clock_at", sa.Float(), nullable=True))
+    # Every room stored so far dealt with Mersenne Twister; from here on a room must say how it
+    # deals, so an insert that forgets cannot fall back to it.
+    with op.batch_alter_table("rooms") as batch:
+        batch.alter_column("rng", server_default=None, existing_type=sa.String(16))
 
 
 def downgrade() -> None:
