@@ -481,7 +481,6 @@ def test_two_kai_prompts_on_a_phone_leave_the_hand_visible(
             "() => document.querySelectorAll('#prompts [data-action=kai]').length === 2"
         )
         assert layout_ok(page)["prompts"].count("kai") == 2
-        page.screenshot(path=f"/tmp/momojan-two-kai-phone-{lang}.png")
         # Scrolled away to the top, the next decision brings the hand back into view.
         page.evaluate("() => window.scrollTo(0, 0)")
         page.locator("#prompts [data-action=kai]").first.click()
@@ -509,8 +508,6 @@ def test_late_in_a_hand_the_prompts_never_cover_the_turn_line(
             step = page.evaluate(STEP, False)
             time.sleep(0.05 if step == "wait" else 0.13)
         layout_ok(page)
-        name = "phone" if size == PHONE else "desktop"
-        page.screenshot(path=f"/tmp/momojan-late-{name}-{lang}.png")
         page.evaluate("() => window.scrollTo(0, 0)")  # the dock stuck at the foot of the screen
         got = page.evaluate(LAYOUT)
         assert got["turn_clear_of_prompts"], got
