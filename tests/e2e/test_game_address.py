@@ -94,3 +94,30 @@ def test_another_guest_at_the_address_watches_and_cannot_act(new_page: Any) -> N
     watcher.goto("/records/mancala")
     watcher.wait_for_selector(".empty-state")
     assert watcher.locator(".unfinished-games").count() == 0, "not the spectator's game"
+
+
+def test_switching_language_comes_back_to_the_same_game(new_page: Any) -> None:
+    """The play page pushes its game's address after the server drew it: the language switch
+    must still come back there, query and all, and the game goes on in the other language."""
+    page = new_page(lang="en")
+    start(page)
+    page.wait_for_function(YOUR_MOVE_OR_OVER)
+    page.keyboard.press("1")
+    page.wait_for_function(YOUR_MOVE_OR_OVER)
+    address = urlsplit(page.url)
+    assert ADDRESS.match(address.path) and address.query == "speed=instant", page.url
+    position = counts(page)
+
+    page.click(".lang-switch a[data-lang=ja]")
+    page.wait_for_function("() => document.documentElement.lang === 'ja'")
+    page.wait_for_function(YOUR_MOVE_OR_OVER)
+    back = urlsplit(page.url)
+    assert (back.path, back.query) == (address.path, address.query)
+    assert counts(page) == position, "the same game, where it was"
+    assert page.locator("#watching").count() == 0, "still its player"
+
+    # Elsewhere too: the records page with a query of its own.
+    page.goto("/records/mancala?from=test")
+    page.click(".lang-switch a[data-lang=en]")
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
+    assert urlsplit(page.url)[2:4] == ("/records/mancala", "from=test")

@@ -52,6 +52,7 @@ def test_no_page_is_wider_than_a_phone(
             (played["replay"], "#replay:not([hidden])"),
             ("/no/such/page", ".message-page"),
             ("/replay/0123456789abcdef", ".message-page"),
+            ("/replay/" + played["game"].rsplit("/", 1)[1], "#still-playing"),
         ]:
             page.goto(path)
             page.wait_for_selector(ready)

@@ -1,6 +1,8 @@
 """MOMOJAN through the real UI in a headless Chromium: a whole game against the weakest bot, a
 fixed deal that ends in a ロン with its breakdown, a round at phone width, and a spectator's
-read-only view."""
+read-only view; on fixed deals, the dock of turn line and prompts never covers the hand or the
+turn line (phone and desktop), every prompt has a key, and the final screen explains the middle
+left over."""
 
 from __future__ import annotations
 
@@ -96,7 +98,7 @@ def test_a_whole_game_against_the_weakest_bot_ends_with_the_rounds_and_points(
     assert title in ("あなたの勝ち!", "あなたの負け")
     assert re.search(r"あなた -?\d+点", page.locator("#result-score").inner_text())
     assert page.locator("#result-detail").inner_text()
-    assert page.locator("#result-rounds tbody tr").count() == rounds
+    assert page.locator("#result-rounds tbody tr:not(.mj-rounds-middle)").count() == rounds
     # Closing the screen leaves the final table and the way to a rematch.
     page.click("#close-result")
     assert page.locator("#result-bar").is_visible()
@@ -294,13 +296,23 @@ def dev_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def fixed_deal(browser: Any, site: str, level: str, seed: int) -> Iterator[Any]:
-    """A Japanese page on the room of a fixed deal, its first round played to its screen (left
-    open); fails on any page error."""
+def seeded_room(
+    browser: Any,
+    site: str,
+    level: str,
+    seed: int,
+    *,
+    lang: str = "ja",
+    size: tuple[int, int] = (1280, 900),
+) -> Iterator[Any]:
+    """A page in ``lang`` at ``size`` on a new room of the fixed deal ``seed`` (the person
+    first, so the dealer), its hand shown; fails on any page error."""
     context = browser.new_context(
-        viewport={"width": 1280, "height": 900}, base_url=site, locale="ja-JP"
+        viewport={"width": size[0], "height": size[1]},
+        base_url=site,
+        locale="ja-JP" if lang == "ja" else "en-US",
     )
-    context.add_cookies([{"name": "lang", "value": "ja", "url": site}])
+    context.add_cookies([{"name": "lang", "value": lang, "url": site}])
     try:
         page = context.new_page()
         page.set_default_timeout(20_000)
@@ -314,11 +326,20 @@ def fixed_deal(browser: Any, site: str, level: str, seed: int) -> Iterator[Any]:
         assert created.status == 201, created.text()
         page.goto(f"/games/momojan/{created.json()['room_id']}?speed=instant")
         page.wait_for_selector(".mj-hand--mine .mj-hand-card")
-        play(page, until="round")
         yield page
         assert not errors, errors
     finally:
         context.close()
+
+
+@contextlib.contextmanager
+def fixed_deal(
+    browser: Any, site: str, level: str, seed: int, *, lang: str = "ja"
+) -> Iterator[Any]:
+    """``seeded_room`` with its first round played to its screen (left open)."""
+    with seeded_room(browser, site, level, seed, lang=lang) as page:
+        play(page, until="round")
+        yield page
 
 
 def test_a_fixed_deal_ends_in_a_ron_with_its_breakdown(browser: Any, dev_site: str) -> None:
@@ -379,3 +400,208 @@ def test_a_fixed_deal_runs_the_wall_dry_and_shows_the_settlement(
             assert f"{result['paid']}点" in settle
         after = body.locator(".mj-points-after").inner_text()
         assert f"{result['points'][0]}点" in after and f"{result['points'][1]}点" in after
+
+
+# --- the dock, the keys, the words (issue 20) --------------------------------------------------
+
+PHONE, DESKTOP = (375, 812), (1280, 900)
+
+# The hand is on screen below the sticky header and above the dock (turn line and prompts),
+# and no prompt lies over the turn line. Boxes in the viewport's coordinates.
+LAYOUT = """() => {
+  const box = (s) => document.querySelector(s).getBoundingClientRect();
+  const hand = box('.mj-hand--mine'), dock = box('#dock'), turn = box('#turn');
+  const prompts = box('#prompts'), header = box('.site-header');
+  const stuck = Math.min(dock.top, innerHeight - dock.height);
+  return {
+    hand_on_screen: hand.top >= header.bottom && hand.bottom <= innerHeight,
+    hand_clear_of_dock: hand.bottom <= stuck,
+    turn_clear_of_prompts: prompts.height === 0 || turn.bottom <= prompts.top
+      || prompts.bottom <= turn.top,
+    prompts: [...document.querySelectorAll('#prompts button')].map((b) => b.dataset.action),
+  };
+}"""
+
+
+def layout_ok(page: Any) -> dict[str, Any]:
+    """``LAYOUT`` once the page has settled into it; fails with the boxes when it does not."""
+    check = f"(() => {{ const l = ({LAYOUT})(); "
+    check += "return l.hand_on_screen && l.hand_clear_of_dock && l.turn_clear_of_prompts; })"
+    with contextlib.suppress(Exception):
+        page.wait_for_function(check, timeout=3_000)
+    got: dict[str, Any] = page.evaluate(LAYOUT)
+    assert got["hand_on_screen"] and got["hand_clear_of_dock"], got
+    assert got["turn_clear_of_prompts"], got
+    return got
+
+
+def two_kai_deal() -> tuple[int, int]:
+    """A room seed and a pile whose first draw gives the dealer (the person) exactly two 開."""
+    game = get_game("momojan")
+    for seed in range(500):
+        state = game.new_state({}, 2, seed)
+        for pile in range(3):
+            after = game.apply(state, 0, {"type": "draw", "pile": pile})
+            kai = [a for a in game.legal_actions(after, 0) if a["type"] == "kai"]
+            if len(kai) == 2:
+                return seed, pile
+    raise AssertionError("no deal in 500 seeds gives two 開 on the first draw")
+
+
+def late_call(level: str) -> int:
+    """A room seed where, late in the first round (the other's river 8 cards or more), the
+    person playing ``ui_player`` may ポン or チー the discard on offer."""
+    game = get_game("momojan")
+    for seed in range(500):
+        state = game.new_state({}, 2, seed)
+        while not state.results:
+            seat = next(iter(game.to_move(state)))
+            obs, legal = game.observe(state, seat), game.legal_actions(state, seat)
+            if seat == 0:
+                if len(obs["rivers"][1]) >= 8 and {"pon", "chi"} & {a["type"] for a in legal}:
+                    return seed
+                action = ui_player(obs, legal)
+            else:
+                action = game.make_bot(level, bot_seed_for(seed, seat)).choose(obs, legal)
+            state = game.apply(state, seat, action)
+    raise AssertionError(f"no deal in 500 seeds offers a late call against {level}")
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_two_kai_prompts_on_a_phone_leave_the_hand_visible(
+    browser: Any, dev_site: str, lang: str
+) -> None:
+    """At the table, point 1 of issue 20: on a phone, two 開 buttons made the sticky prompt bar
+    cover the player's own hand. The hand stays on screen, clear of the dock, while asked."""
+    seed, pile = two_kai_deal()
+    with seeded_room(browser, dev_site, "beginner", seed, lang=lang, size=PHONE) as page:
+        layout_ok(page)  # asked to draw
+        page.locator(".mj-pile").nth(pile).click()
+        page.wait_for_function(
+            "() => document.querySelectorAll('#prompts [data-action=kai]').length === 2"
+        )
+        assert layout_ok(page)["prompts"].count("kai") == 2
+        # Scrolled away to the top, the next decision brings the hand back into view.
+        page.evaluate("() => window.scrollTo(0, 0)")
+        page.locator("#prompts [data-action=kai]").first.click()
+        page.wait_for_selector("#prompts [data-action=draw3]")
+        layout_ok(page)
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_late_in_a_hand_the_prompts_never_cover_the_turn_line(
+    browser: Any, dev_site: str, lang: str, size: tuple[int, int]
+) -> None:
+    """At the table, point 4 of issue 20: late in a hand (long rivers, a tall table) the prompt
+    bar lay over the turn line, on a desktop and on a phone. They now share one sticky dock."""
+    level = get_game("momojan").levels[0]
+    seed = late_call(level)
+    with seeded_room(browser, dev_site, level, seed, lang=lang, size=size) as page:
+        late = (
+            "() => document.querySelector('#prompts [data-action=pon], #prompts [data-action=chi]')"
+            " && document.querySelectorAll('.mj-river--them .mj-discard').length >= 8"
+        )
+        deadline = time.monotonic() + 60
+        while not page.evaluate(late):
+            assert time.monotonic() < deadline, "the late call never came"
+            step = page.evaluate(STEP, False)
+            time.sleep(0.05 if step == "wait" else 0.13)
+        layout_ok(page)
+        page.evaluate("() => window.scrollTo(0, 0)")  # the dock stuck at the foot of the screen
+        got = page.evaluate(LAYOUT)
+        assert got["turn_clear_of_prompts"], got
+
+
+def test_every_prompt_has_a_key_and_the_hint_lists_them(browser: Any, dev_site: str) -> None:
+    """At the table, point 12 of issue 20: ポン, チー, 開, リーチ and draw-three had no keys, and
+    the hint named neither T nor R. K moves between the 開 buttons and Enter takes one; D
+    draws one card at the start of a turn and three after a call."""
+    seed, pile = two_kai_deal()
+    for lang in ("ja", "en"):
+        hint = strings(lang)["momojan.hint"]
+        for key in ("D", "1", "T", "R", "P", "C", "K", "L", "Esc", "Shift"):
+            assert key in hint, (lang, key)
+    with seeded_room(browser, dev_site, "beginner", seed, lang="en") as page:
+        assert "K " in page.locator("#hint").inner_text()
+        page.locator(".mj-pile").nth(pile).click()
+        kai = page.locator("#prompts [data-action=kai]")
+        kai.nth(1).wait_for()
+        assert kai.nth(0).get_attribute("aria-keyshortcuts") == "K"
+        page.keyboard.press("k")
+        assert page.evaluate("() => document.activeElement.dataset.action") == "kai"
+        page.keyboard.press("k")
+        second = page.evaluate(
+            "() => [...document.querySelectorAll('#prompts [data-action=kai]')]"
+            ".indexOf(document.activeElement)"
+        )
+        assert second == 1
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#prompts [data-action=draw3][aria-keyshortcuts=D]")
+        assert page.locator(".mj-side--you .mj-meld").count() == 1
+        page.keyboard.press("d")
+        page.wait_for_function(
+            "() => document.querySelectorAll('.mj-hand-drawn .mj-hand-card').length === 3"
+        )
+
+
+def test_the_final_screen_says_the_winner_took_the_middle_left_over(
+    browser: Any, dev_site: str
+) -> None:
+    """At the table, point 9 of issue 20: the final score was the last round's plus what was
+    left in the middle, and the screen never said so. Written to "you" for the viewer; points
+    below zero get a true minus sign (U+2212)."""
+    game = get_game("momojan")
+    level = game.levels[0]
+    seed = next(s for s in range(200) if middle_left_to_the_person(level, s))
+    with seeded_room(browser, dev_site, level, seed, lang="en") as page:
+        play(page)
+        left = middle_left_to_the_person(level, seed)
+        detail = page.locator("#result-detail").inner_text()
+        assert f"You also take the {left} pt left in the middle" in detail, detail
+        last = page.locator("#result-rounds tbody tr").last
+        assert last.get_attribute("class") == "mj-rounds-middle"
+        assert f"+{left}" in last.inner_text()
+        minus = page.evaluate(
+            "async () => (await import('/static/js/momojan/cards.js')).pointsText(-23)"
+        )
+        assert minus == "\u221223"
+
+
+def middle_left_to_the_person(level: str, seed: int) -> int:
+    """What the person (``ui_player``, seat 0) takes from the middle at the end of a whole game
+    against ``level`` when they win it; 0 when they lose or nothing is left."""
+    game = get_game("momojan")
+    state = game.new_state({}, 2, seed)
+    while (outcome := game.outcome(state)) is None:
+        seat = next(iter(game.to_move(state)))
+        obs, legal = game.observe(state, seat), game.legal_actions(state, seat)
+        if seat == 0:
+            action = ui_player(obs, legal)
+        else:
+            action = game.make_bot(level, bot_seed_for(seed, seat)).choose(obs, legal)
+        state = game.apply(state, seat, action)
+    if outcome["winners"] != [0]:
+        return 0
+    return int(outcome["scores"][0] - state.results[-1].points[0])
+
+
+def test_english_round_sentences_speak_to_you(browser: Any, dev_site: str) -> None:
+    """At the table, point 6 of issue 20: "You" was put in as a name ("from You to …",
+    "You's discards"); sentences about the viewer are written to "you"."""
+    level = get_game("momojan").levels[0]
+    found = first_round(level, range(18, 19), "ron") or first_round(level, range(2000), "ron")
+    assert found is not None
+    seed, result = found
+    with fixed_deal(browser, dev_site, level, seed, lang="en") as page:
+        settle = page.locator("#round-body .mj-settle").inner_text()
+        if result["winner"] == 0:
+            assert "pays you" in settle, settle
+        else:
+            assert "you pay" in settle.lower(), settle
+        for wrong in ("from You", "to You", "You's", "goes to You"):
+            assert wrong not in settle, settle
+        labels = page.evaluate(
+            "() => [...document.querySelectorAll('.mj-river')].map((r) => r.ariaLabel)"
+        )
+        assert "Your discards" in labels and not any("You's" in x for x in labels), labels

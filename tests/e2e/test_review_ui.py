@@ -1,7 +1,8 @@
 """A finished Mancala game reviewed in headless Chromium: "Review" in the result dialog opens the
-replay with the review started, a progress bar runs to the end, every move gets its class, each
-player a summary, the margin chart is drawn, and a mistake in the list leads to the position
-where the best move is marked on the board. The records page then shows the accuracy.
+replay with the review started, a progress bar runs to the end while the moves valued so far
+are drawn (the chart grows move by move), every move gets its class, each player a summary, the
+margin chart is drawn, and a mistake in the list leads to the position where the best move is
+marked on the board. The records page then shows the accuracy.
 
 The site runs with a tiny engine time per position (ASOBIBA_REVIEW_SECONDS), so a review takes
 seconds; Kalah with 3 stones a pit keeps the game short.
@@ -135,3 +136,41 @@ def test_the_review_in_japanese_on_a_phone(new_page: Any, quick_site: str) -> No
     page.reload()
     page.wait_for_selector("#review[data-state=done]")
     assert page.locator("#review-start").is_hidden()
+
+
+SAMPLER = """window.__samples = [];
+window.__sample = () => {
+  const review = document.querySelector('#review');
+  if (!review || review.hidden) return;
+  const line = document.querySelector('.review-chart-svg polyline');
+  window.__samples.push({
+    state: review.dataset.state ?? '',
+    points: line ? line.getAttribute('points').trim().split(/\\s+/).length : 0,
+    listed: document.querySelectorAll('#review-list li').length,
+  });
+};
+setInterval(window.__sample, 50);"""
+
+
+@pytest.fixture(scope="module")
+def slow_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A site whose reviews give the engine 0.3 s per position: a review of a few seconds, as
+    a real one of about ten, to watch it fill in."""
+    with serve(tmp_path_factory.mktemp("slow-review"), {"ASOBIBA_REVIEW_SECONDS": "0.3"}) as base:
+        yield base
+
+
+def test_the_review_fills_in_move_by_move_while_it_runs(new_page: Any, slow_site: str) -> None:
+    page = new_page(lang="en", site_url=slow_site)
+    page.add_init_script(SAMPLER)
+    review = reviewed_game(page)
+    samples: list[dict[str, Any]] = page.evaluate("() => (window.__sample(), window.__samples)")
+    running = [sample for sample in samples if sample["state"] == "running"]
+    drawn = sorted({sample["points"] for sample in running})
+    final = len(review["moves"]) + 1  # the start, then one point a move
+    assert len(drawn) >= 3 and drawn[0] >= 2 and drawn[-1] < final, drawn
+    points = [sample["points"] for sample in samples]
+    assert points == sorted(points), "the chart only grows"
+    assert points[-1] == final
+    listed = [sample["listed"] for sample in samples]
+    assert listed == sorted(listed), "moves to look at are added, never taken back"

@@ -1,4 +1,4 @@
-"""The HTML page routes (asobiba/server/pages.py) on a tiny app: status codes, language choice,
+"""The HTML page routes (asobiba/server/http/pages.py) on a tiny app: status codes, language choice,
 the language cookie, 404s, and the UI strings shared by templates and ES modules."""
 
 from __future__ import annotations
@@ -183,6 +183,35 @@ def test_rule_page_uses_the_chosen_language_file(client: TestClient) -> None:
         assert first_heading in response.text
 
 
+def test_render_rules_shows_source_marks_in_the_pages_words_but_in_code() -> None:
+    text = (
+        "| a | source |\n|---|---|\n| x | rulebook |\n| y | designed |\n\n(designed) `designed`\n"
+    )
+    words = pages.source_words("ja")
+    html, _ = pages.render_rules(text, words)
+    assert f"<td>{words['rulebook']}</td>" in html and f"<td>{words['designed']}</td>" in html
+    assert f"({words['designed']}) <code>designed</code>" in html
+    assert pages.source_words("en") == {}
+    assert pages.render_rules(text, pages.source_words("en")) == pages.render_rules(text)
+
+
+def test_japanese_rule_pages_are_in_japanese(client: TestClient) -> None:
+    """The source marks of the rule files ("rulebook", "designed") and card names are in
+    Japanese on a Japanese page. What stays in Latin letters: code (the cards' notation), the
+    site's and the games' Latin names, and the levels' English names given beside theirs."""
+    ja = pages.strings("ja")
+    for game in game_names():
+        page = with_cookie(client, "ja").get(f"/games/{game}/rules").text
+        article = page[page.index('<article class="prose rules-text">') : page.index("</article>")]
+        prose = re.sub(r"<code>.*?</code>|<[^>]+>", " ", article, flags=re.S)
+        allowed = {"asobiba", game.upper()} | {
+            word for names in get_game(game).level_names().values() for word in names["en"].split()
+        }
+        english = set(re.findall(r"[A-Za-z]{2,}", prose)) - allowed
+        assert not english, f"{game}: English on the Japanese rule page: {sorted(english)}"
+        assert f">{ja['rules.source.designed']}</td>" in article
+
+
 def test_render_rules_builds_a_table_of_contents() -> None:
     html, toc = pages.render_rules("# T\n\n## One\n\ntext\n\n### Sub\n\n## Two\n")
     assert [title for _, title in toc] == ["One", "Two"]
@@ -242,7 +271,21 @@ def test_lang_route_sets_the_cookie_for_a_year_and_goes_back(client: TestClient)
 
 @pytest.mark.parametrize(
     "target",
-    ["//evil.example/", "https://evil.example/", "evil", "/\\evil.example", "", "/%0d%0aX:1"],
+    [
+        "//evil.example/",
+        "https://evil.example/",
+        "evil",
+        "/\\evil.example",
+        "",
+        "/%0d%0aX:1",
+        "\\\\evil.example",
+        "/\t/evil.example",
+        "/\r\n//evil.example",
+        " //evil.example",
+        "https:evil.example",
+        "javascript:alert(1)",
+        "///evil.example",
+    ],
 )
 def test_lang_route_redirects_only_to_local_paths(client: TestClient, target: str) -> None:
     response = client.get("/lang/ja", params={"next": target}, follow_redirects=False)
@@ -250,6 +293,25 @@ def test_lang_route_redirects_only_to_local_paths(client: TestClient, target: st
     location = response.headers["location"]
     assert location == "/" or (location.startswith("/") and not location.startswith("//"))
     assert "evil" not in location and "\n" not in location
+
+
+@pytest.mark.parametrize(
+    "path", ["/games/mancala/0123abcd?speed=fast", "/replay/0123abcd?review=1&x=%2F"]
+)
+def test_lang_route_comes_back_to_the_same_address_query_kept(
+    client: TestClient, path: str
+) -> None:
+    response = client.get("/lang/en", params={"next": path}, follow_redirects=False)
+    assert response.headers["location"] == path
+
+
+def test_the_language_switch_carries_the_path_and_the_query(client: TestClient) -> None:
+    text = with_cookie(client, "ja").get("/records/mancala?from=home").text
+    assert 'href="/lang/en?next=/records/mancala%3Ffrom%3Dhome"' in text
+    assert 'href="/lang/ja?next=/records/mancala%3Ffrom%3Dhome"' in text
+    # A play page pushes its game's address after the server drew it: the switch reads the
+    # address bar when it is used (site.js; tests/e2e/test_game_address.py plays it).
+    assert "location.pathname + location.search" in (STATIC / "js" / "site.js").read_text()
 
 
 def test_safe_next() -> None:
@@ -298,6 +360,17 @@ def test_every_string_the_templates_and_modules_name_exists() -> None:
     assert used - known == set(), f"strings used but not defined: {sorted(used - known)}"
     for name in [*game_names(), *COMING]:
         assert f"game.{name}.name" in known
+
+
+def test_every_game_names_its_own_score_on_the_records_page() -> None:
+    """The stored games' score column is headed ``records.col.score.<game>`` (records.js): every
+    game has one, so none borrows another game's word."""
+    for lang in pages.LANGS:
+        strings = load(lang)
+        for name in game_names():
+            assert strings.get(f"records.col.score.{name}"), f"{lang}: no score word for {name}"
+    assert "records.col.score" not in load("ja"), "no word shared by games that count apart"
+    assert load("ja")["records.col.score.mokochaka"] != load("ja")["records.col.score.mancala"]
 
 
 def test_static_files_are_served(client: TestClient) -> None:

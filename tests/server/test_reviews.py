@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from asobiba.core.game import grade, grades_of
+from asobiba.core.game import GRADE_KEYS, grade, grades_of
 from asobiba.games import get_game
-from asobiba.server.analysis.reviews import ReviewBusy, Reviewer
+from asobiba.server.analysis.reviews import ReviewBusy, Reviewer, summarize
 from asobiba.server.app import create_app
 from asobiba.server.rooms.recovery import states
 from asobiba.server.settings import SocketLimits
@@ -62,18 +62,26 @@ def small_game(client: TestClient, room_id: str, seed: int) -> None:
 
 
 def finished_review(client: TestClient, room_id: str) -> dict[str, Any]:
-    """Start the review of a game never reviewed before and poll it until it is stored."""
+    """Start the review of a game never reviewed before and poll it until it is stored. While
+    it runs, each answer carries the moves valued so far: the review's first part, classed."""
     started = client.post(f"/api/rooms/{room_id}/review")
     assert started.status_code == 202, started.text
     answer: dict[str, Any] = started.json()
     assert answer["state"] == "running" and answer["total"] > 0
+    running = []
     deadline = time.monotonic() + 60  # a bound on waiting, not a timing assertion
     while answer["state"] == "running":
-        assert 0 <= answer["done"] <= answer["total"]
+        assert 0 <= len(answer["moves"]) <= answer["done"] <= answer["total"]
+        assert [g["key"] for g in answer["grades"]] == list(GRADE_KEYS)
+        running.append(answer)
         assert time.monotonic() < deadline, answer
         time.sleep(0.05)
         answer = client.get(f"/api/rooms/{room_id}/review").json()
     assert answer["state"] == "done", answer
+    for partial in running:
+        assert partial["moves"] == answer["moves"][: len(partial["moves"])]
+        seats = len(partial["players"])
+        assert partial["players"] == summarize(partial["moves"], seats)
     return answer
 
 
@@ -213,6 +221,40 @@ def test_one_job_per_game_and_a_bounded_number_of_jobs(store: Store) -> None:
             await reviewer.close()
 
     asyncio.run(run())
+
+
+def test_a_running_review_shows_the_moves_valued_so_far_from_the_start(store: Store) -> None:
+    """The job's ``moves`` grow as positions are valued, each time the stored review's first
+    moves, so a page can draw them while the rest is valued."""
+    store.ensure_player("p")
+    stored_game(store, "x", [{"player": "p"}, {"bot": "beginner"}], 4, "beginner", "mancala", SMALL)
+
+    async def run() -> list[list[dict[str, Any]]]:
+        reviewer = Reviewer(store, seconds=0.02)
+        try:
+            x = store.load_room("x")
+            assert x is not None
+            job = reviewer.start(x)
+            seen: list[list[dict[str, Any]]] = [list(job.moves)]
+            deadline = time.monotonic() + 60  # a bound on waiting, not a timing assertion
+            while reviewer.job("x") is not None:
+                assert time.monotonic() < deadline
+                if job.moves != seen[-1]:
+                    seen.append(list(job.moves))
+                    answer = job.to_json()
+                    assert answer["state"] == "running" and answer["moves"] == job.moves
+                    assert answer["players"] == summarize(job.moves, 2)
+                await asyncio.sleep(0)  # every turn of the loop, so no step goes unseen
+            return seen
+        finally:
+            await reviewer.close()
+
+    seen = asyncio.run(run())
+    review = store.load_review("x")
+    assert review is not None
+    assert [len(moves) for moves in seen] == list(range(len(review.moves) + 1)), "one by one"
+    for moves in seen:
+        assert moves == review.moves[: len(moves)]
 
 
 def test_a_basic_game_is_classed_by_basics_own_thresholds(client: TestClient) -> None:

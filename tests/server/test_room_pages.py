@@ -16,6 +16,7 @@ from asobiba.server.app import create_app
 from asobiba.server.http.pages import strings
 from asobiba.server.main import startup_line
 from asobiba.server.settings import SocketLimits
+from tests.server.stored_games import store_of
 from tests.server.test_full_game import play_out
 
 Start = Callable[..., dict[str, Any]]
@@ -120,15 +121,36 @@ def test_unfinished_games_need_a_known_game(client: TestClient) -> None:
     assert client.get("/api/rooms?mine=everything&game=mancala").status_code == 400
 
 
-def test_replay_page_of_an_unknown_or_unfinished_game_is_a_404_page(
+def test_replay_page_of_an_unknown_or_abandoned_game_is_a_404_page(
     client: TestClient, start: Start
 ) -> None:
-    room = start(client)
-    for path in ("/replay/0123456789abcdef", f"/replay/{room['room_id']}", "/replay/bad%21id"):
+    kept = store_of(client).load_room(start(client)["room_id"])
+    assert kept is not None
+    abandoned = start(client)["room_id"]
+    guest = kept.seats[0]["player"]
+    assert store_of(client).abandon_oldest(guest, keep=1, busy={kept.id}) == [abandoned]
+    for path in ("/replay/0123456789abcdef", f"/replay/{abandoned}", "/replay/bad%21id"):
         response = with_lang(client, "en").get(path)
         assert response.status_code == 404, path
         assert response.headers["content-type"].startswith("text/html")
         assert strings("en")["notfound.title"] in response.text
+
+
+def test_replay_page_of_a_game_still_being_played_says_so_and_links_to_it(
+    client: TestClient, start: Start
+) -> None:
+    room = start(client)
+    address = f'href="/games/mancala/{room["room_id"]}"'
+    for lang in ("ja", "en"):
+        words = strings(lang)
+        response = with_lang(client, lang).get(f"/replay/{room['room_id']}")
+        assert response.status_code == 200
+        main = response.text[response.text.index("<main") : response.text.index("</main>")]
+        assert f"<h1>{words['replay.playing.title']}</h1>" in main
+        lead = words["replay.playing.lead"].replace("{game}", words["game.mancala.name"])
+        assert lead in main
+        assert f'id="watch-game" {address}>{words["replay.playing.watch"]}</a>' in main
+        assert words["notfound.lead"] not in main
     play_out(client, room)
     response = client.get(f"/replay/{room['room_id']}")
     assert response.status_code == 200

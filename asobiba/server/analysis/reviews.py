@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from asobiba.core.errors import IllegalAction
@@ -91,12 +91,23 @@ class ReviewBusy(Exception):
 @dataclass
 class Job:
     total: int
+    seats: int
     done: int = 0
     error: str | None = None
+    moves: list[dict[str, Any]] = field(default_factory=list)
+    """The moves valued so far from the start of the game on, in order: the review's first
+    part, which a page draws while the rest is being valued."""
 
     def to_json(self) -> dict[str, Any]:
         state = "running" if self.error is None else "failed"
-        return {"state": state, "done": self.done, "total": self.total, "error": self.error}
+        return {
+            "state": state,
+            "done": self.done,
+            "total": self.total,
+            "error": self.error,
+            "moves": self.moves,
+            "players": summarize(self.moves, self.seats),
+        }
 
 
 class Reviewer:
@@ -127,7 +138,7 @@ class Reviewer:
         running = sum(1 for other in self._jobs.values() if other.error is None)
         if running >= self.most_running:
             raise ReviewBusy(f"{running} reviews are running; ask again in a minute")
-        job = Job(total=len(moves_of(stored)))
+        job = Job(total=len(moves_of(stored)), seats=len(stored.seats))
         self._jobs[stored.id] = job
         task = asyncio.create_task(self._run(stored, job))
         self._tasks.add(task)
@@ -139,10 +150,13 @@ class Reviewer:
         futures: list[asyncio.Future[dict[str, Any] | None]] = []
 
         async def settle(most: int) -> None:
-            """Wait until at most ``most`` of this job's positions are still being valued."""
+            """Wait until at most ``most`` of this job's positions are still being valued; the
+            job shows each one valued, and the moves valued from the start on."""
             while (running := [f for f in futures if not f.done()]) and len(running) > most:
                 await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
-                job.done = sum(f.done() for f in futures)
+            job.done = sum(f.done() for f in futures)
+            valued = itertools.takewhile(asyncio.Future.done, futures)
+            job.moves = [move for future in valued if (move := future.result()) is not None]
 
         try:
             if await asyncio.to_thread(self.store.load_review, stored.id) is None:
@@ -154,10 +168,9 @@ class Reviewer:
                         loop.run_in_executor(self._pool, review_move, stored, k, self.seconds)
                     )
                 await settle(0)
-                moves = [move for future in futures if (move := future.result()) is not None]
-                players = summarize(moves, len(stored.seats))
+                players = summarize(job.moves, job.seats)
                 await asyncio.to_thread(
-                    self.store.save_review, stored.id, self.seconds, moves, players
+                    self.store.save_review, stored.id, self.seconds, job.moves, players
                 )
             del self._jobs[stored.id]  # from now on the store has it
         except Exception as error:  # a bug in a game's engine: say so, keep serving

@@ -15,7 +15,7 @@ from asobiba.core.game import Game, grades_of, revealed, reveals, reviews
 from asobiba.core.options import offered_only
 from asobiba.core.rng import SEED_BITS, new_seed
 from asobiba.games import game_names, get_game
-from asobiba.server.analysis.reviews import ReviewBusy
+from asobiba.server.analysis.reviews import Job, ReviewBusy
 from asobiba.server.http.identity import ensure_player_id, player_id
 from asobiba.server.http.limits import address_key
 from asobiba.server.rooms.recovery import states
@@ -259,17 +259,25 @@ async def _reviewable(request: Request, room_id: str) -> tuple[Game[Any], RoomBr
     return game, brief
 
 
+def _grades_json(game: Game[Any], options: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{"key": g.key, "most": g.most} for g in grades_of(game, options)]
+
+
 def _review_json(game: Game[Any], review: Review, options: dict[str, Any]) -> dict[str, Any]:
-    grades = [{"key": g.key, "most": g.most} for g in grades_of(game, options)]
     return {
         "state": "done",
         "done": len(review.moves),
         "total": len(review.moves),
         "seconds": review.seconds,
-        "grades": grades,
+        "grades": _grades_json(game, options),
         "moves": review.moves,
         "players": review.players,
     }
+
+
+def _job_json(game: Game[Any], job: Job, options: dict[str, Any]) -> dict[str, Any]:
+    """A running (or failed) review: its progress and the moves valued so far, classed."""
+    return {**job.to_json(), "grades": _grades_json(game, options)}
 
 
 @router.post("/rooms/{room_id}/review")
@@ -289,21 +297,20 @@ async def start_review(room_id: str, request: Request, response: Response) -> di
     except ReviewBusy as error:
         raise HTTPException(503, detail={"code": "busy", "message": str(error)}) from None
     response.status_code = 202
-    result: dict[str, Any] = job.to_json()
-    return result
+    return _job_json(game, job, brief.options)
 
 
 @router.get("/rooms/{room_id}/review")
 async def review(room_id: str, request: Request) -> dict[str, Any]:
     """A game's review: ``state`` "none" (never asked), "running" or "failed" (``done`` of
-    ``total`` positions valued), or "done" with every reviewed move (``event``: how many events
-    had happened after it, as the replay's ``frame_events`` count them), each seat's summary
-    and the game's ``grades`` (the most a move of each class may lose)."""
+    ``total`` positions valued, and the moves valued so far from the start), or "done" with
+    every reviewed move (``event``: how many events had happened after it, as the replay's
+    ``frame_events`` count them); with moves, each seat's summary of them and the game's
+    ``grades`` (the most a move of each class may lose)."""
     game, brief = await _reviewable(request, room_id)
     job = request.app.state.reviewer.job(room_id)
     if job is not None:
-        running: dict[str, Any] = job.to_json()
-        return running
+        return _job_json(game, job, brief.options)
     store = request.app.state.hub.store
     review = await asyncio.to_thread(store.load_review, room_id)
     if review is None:

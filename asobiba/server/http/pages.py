@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -222,11 +222,33 @@ def _slug(index: int) -> str:
     return f"s{index}"
 
 
-def render_rules(text: str) -> tuple[str, list[tuple[str, str]]]:
-    """The rule page's HTML and its table of contents (``[(anchor, title)]`` of the h2s)."""
+SOURCES = ("rulebook", "designed")
+"""The words a rule file marks where a value comes from, as the games' data files spell them
+(and their tests read them in the rule files, in both languages)."""
+_SOURCE_WORD = re.compile(r"\b(" + "|".join(SOURCES) + r")\b")
+
+
+def source_words(lang: str) -> dict[str, str]:
+    """How a page in ``lang`` shows the source marks: the designed-values table's own words
+    (``rules.source.*``), or nothing to change on an English page, where they are words."""
+    if lang == "en":
+        return {}
+    return {source: strings(lang)[f"rules.source.{source}"] for source in SOURCES}
+
+
+def render_rules(
+    text: str, words: Mapping[str, str] | None = None
+) -> tuple[str, list[tuple[str, str]]]:
+    """The rule page's HTML and its table of contents (``[(anchor, title)]`` of the h2s).
+    ``words`` replaces source marks in the text, never in code (``source_words``)."""
     md = _rules_markdown()
     tokens = md.parse(text)
     toc: list[tuple[str, str]] = []
+    marks = dict(words or {})
+    for token in tokens:
+        for child in token.children or []:
+            if marks and child.type == "text":
+                child.content = _SOURCE_WORD.sub(lambda m: marks[m[1]], child.content)
     for index, token in enumerate(tokens):
         if token.type == "heading_open" and token.tag in ("h2", "h3"):
             anchor = _slug(index)
@@ -248,7 +270,7 @@ def rules(request: Request, game: str) -> Response:
     path = GAMES_DIR / game / f"rules.{lang}.md"
     if not path.is_file():
         return not_found_page(request)
-    html, toc = render_rules(path.read_text(encoding="utf-8"))
+    html, toc = render_rules(path.read_text(encoding="utf-8"), source_words(lang))
     playable = game in game_names()
     return _render(
         request,
@@ -348,8 +370,11 @@ def records(request: Request, game: str) -> Response:
 
 @page("/replay/{room_id}")
 def replay(request: Request, room_id: str) -> Response:
-    """A stored game's replay; an unknown or unfinished one is a 404 with the friendly page."""
+    """A stored game's replay. A game still being played has none yet: a page says so and
+    links to its own address; an unknown or abandoned one is a 404 with the friendly page."""
     brief = _room_brief(request, room_id)
+    if brief is not None and brief.playing:
+        return _render(request, "replay_playing.html", "replay", game=brief.game, room_id=brief.id)
     if brief is None or not brief.finished:
         return not_found_page(request)
     games = {

@@ -305,7 +305,10 @@ class Store:
             if row is None:
                 return None
             finished = row.finished_at is not None and row.outcome != ABANDONED
-            return RoomBrief(row.id, row.game, row.options, row.seats, row.created_at, finished)
+            playing = row.finished_at is None
+            return RoomBrief(
+                row.id, row.game, row.options, row.seats, row.created_at, finished, playing
+            )
 
     def unfinished_rooms(self, player_id: str, game: str, limit: int = 20) -> list[RoomBrief]:
         """The player's unfinished rooms of one game, newest first.
@@ -322,7 +325,9 @@ class Store:
             ).all()
             mine = [row for row in rows if _holds(row, player_id)][:limit]
             return [
-                RoomBrief(row.id, row.game, row.options, row.seats, row.created_at, False)
+                RoomBrief(
+                    row.id, row.game, row.options, row.seats, row.created_at, False, playing=True
+                )
                 for row in mine
             ]
 
@@ -338,3 +343,5 @@ class RoomBrief:
     created_at: datetime
     finished: bool
     """Played to its end (an abandoned game is not)."""
+    playing: bool
+    """Still being played: neither played to its end nor abandoned."""

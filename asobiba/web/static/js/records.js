@@ -31,18 +31,18 @@ function figure(value, field) {
       }),
     );
   }
-  return new Intl.NumberFormat(LANG, {
-    minimumFractionDigits: field.digits,
-    maximumFractionDigits: field.digits,
-  }).format(value);
+  // Up to the field's decimals, and none a round figure does not need: 20 cards, 5.5 rounds.
+  return new Intl.NumberFormat(LANG, { maximumFractionDigits: field.digits }).format(value);
 }
 
-/** The rule set's name, with the number of players where the game takes several counts. */
-function setTitle(row, info) {
-  const rules = ruleName(row.options ?? {}, info.options);
+/** The rule set's name, with the number of players where the game takes several counts; the
+ * number of players alone where the game offers no options to name ("2 players"). */
+function rulesText(options, players, info) {
+  const rules = ruleName(options ?? {}, info.options);
   const [fewest, most] = info.seats ?? [2, 2];
-  const players = fewest === most ? "" : t("records.players", { n: row.players });
-  return [rules, players].filter(Boolean).join(" · ");
+  const count = t("records.players", { n: players });
+  if (!rules) return count;
+  return fewest === most ? rules : `${rules} · ${count}`;
 }
 
 function percent(rate) {
@@ -114,7 +114,7 @@ function ruleSetGroup(rows, info, fields, accuracy) {
       h(
         "th",
         { scope: "colgroup", colspan: COLUMNS + fields.length, class: "record-set-title" },
-        setTitle(rows[0], info),
+        rulesText(rows[0].options, rows[0].players, info),
         accuracyLine(accuracy.get(rows[0].rule_key)),
       ),
     ),
@@ -210,23 +210,19 @@ function scoreText(game) {
     return t("records.left", { you: mine, them: theirs });
   }
   const [mine, theirs] = game.scores ?? [];
-  return mine === undefined ? "—" : `${mine} – ${theirs}`;
-}
-
-/** The score column's heading: the game's own word (`records.col.score.<game>`) or "Stones". */
-function scoreKey(info) {
-  const own = `records.col.score.${info.game}`;
-  return t(own) === own ? "records.col.score" : own;
+  // As the figures are written ("1,200"), with a true minus sign: "103 – −23", not a dash.
+  const number = (n) => new Intl.NumberFormat(LANG).format(n).replace("-", "−");
+  return mine === undefined ? "—" : `${number(mine)} – ${number(theirs)}`;
 }
 
 function gamesTable(games, info) {
-  const score = scoreKey(info);
+  const score = `records.col.score.${info.game}`; // each game names its own score
   const rows = games.map((game) =>
     h(
       "tr",
       {},
       cell("records.col.date", when(game.finished_at), { wide: true }),
-      cell("records.col.rules", ruleName(game.options ?? {}, info.options), { wide: true }),
+      cell("records.col.rules", rulesText(game.options, game.players, info), { wide: true }),
       cell("records.col.level", levelName(game.level, info.levels)),
       cell("records.col.seat", seatName(game.seat, game.players)),
       cell("records.col.result", [
@@ -273,7 +269,7 @@ function unfinishedTable(rooms, info) {
       "tr",
       {},
       cell("records.col.started", when(room.created_at), { wide: true }),
-      cell("records.col.rules", ruleName(room.options ?? {}, info.options), { wide: true }),
+      cell("records.col.rules", rulesText(room.options, room.players, info), { wide: true }),
       cell("records.col.level", levelName(room.level, info.levels)),
       cell("records.col.seat", seatName(room.seat, room.players)),
       cell(

@@ -1,8 +1,9 @@
 // The review of a finished game on the replay page (/api/rooms/{id}/review): start it (or join
-// the job already running), a progress bar while the server values every move, then for each
-// move its class, the best move drawn on the board, a chart of the expected final margin, each
-// player's summary and the key moments, each a button to the position where the better move
-// was missed.
+// the job already running), a progress bar while the server values every move, and for each
+// move valued so far (they come from the start of the game on, while the rest is valued) its
+// class, the best move drawn on the board, a chart of the expected final margin growing to the
+// right, each player's summary and the key moments, each a button to the position where the
+// better move was missed.
 //
 // It knows no game's rules: the game's board module draws the marks (`board.markReview`) and
 // names a move (`moveName`); the classes and their thresholds come from the server, which
@@ -104,6 +105,7 @@ export class Review {
       this.bar.max = Math.max(1, answer.total);
       this.bar.value = answer.done;
       this.count.textContent = t("review.progress", { done: answer.done, total: answer.total });
+      if (answer.moves?.length && answer.moves.length !== this.moves?.length) this.show(answer);
       setTimeout(async () => {
         const next = await this.ask(() => getJSON(this.url));
         if (next) this.take(next);
@@ -126,6 +128,8 @@ export class Review {
     return frame;
   }
 
+  /** Draw the review, or while it runs (`data.state`) the moves valued so far, the chart
+   * spread over room for them all (`data.total`). */
   show(data) {
     this.data = data;
     this.moves = data.moves.map((move) => ({
@@ -133,9 +137,11 @@ export class Review {
       before: this.frameAfter(move.event - 1),
       after: this.frameAfter(move.event),
     }));
+    this.running = data.state === "running";
+    this.span = Math.max(1, this.moves.length, this.running ? data.total : 0);
     this.section.hidden = false;
     this.result.hidden = false;
-    this.section.dataset.state = "done";
+    this.section.dataset.state = data.state;
     this.drawPlayers();
     this.drawChart();
     this.drawMoments();
@@ -236,7 +242,7 @@ export class Review {
   }
 
   x(point) {
-    return this.left + (point / Math.max(1, this.moves.length)) * (this.width - this.left - 8);
+    return this.left + (point / this.span) * (this.width - this.left - 8);
   }
 
   drawChart() {
@@ -301,7 +307,7 @@ export class Review {
     chart.addEventListener("click", (event) => {
       const box = chart.getBoundingClientRect();
       const at = ((event.clientX - box.left) / box.width) * W;
-      const step = (W - this.left - 8) / Math.max(1, this.moves.length);
+      const step = (W - this.left - 8) / this.span;
       const point = Math.max(0, Math.min(this.moves.length, Math.round((at - this.left) / step)));
       this.go(point === 0 ? (this.moves[0]?.before ?? 0) : this.moves[point - 1].after);
     });
@@ -325,7 +331,7 @@ export class Review {
   drawMoments() {
     const notable = this.moves.filter((move) => NOTABLE.includes(move.grade));
     this.list = document.getElementById("review-list");
-    document.getElementById("review-none").hidden = notable.length > 0;
+    document.getElementById("review-none").hidden = notable.length > 0 || this.running;
     this.list.replaceChildren(
       ...notable.map((move) =>
         h(

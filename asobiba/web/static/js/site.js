@@ -1,4 +1,6 @@
-// Every page: the theme button (auto → light → dark), remembered in localStorage.
+// Every page: the theme button (auto → light → dark), remembered in localStorage, and the
+// language switch, which comes back to the address shown now (a play page pushes its game's
+// address after the server drew the page).
 import { t } from "./i18n.js";
 
 const KEY = "asobiba.theme";
@@ -38,3 +40,16 @@ document.getElementById("theme-toggle")?.addEventListener("click", () => {
   }
   apply(next);
 });
+
+/** Point the language switch back at the address in the bar now, query and fragment kept. */
+function langLinksHere() {
+  const here = encodeURIComponent(location.pathname + location.search + location.hash);
+  for (const link of document.querySelectorAll(".lang-switch a[data-lang]")) {
+    link.href = `/lang/${link.dataset.lang}?next=${here}`;
+  }
+}
+
+// Before a click, a middle click or a context menu reads the link.
+for (const type of ["pointerdown", "focusin", "click"]) {
+  document.querySelector(".lang-switch")?.addEventListener(type, langLinksHere, { capture: true });
+}

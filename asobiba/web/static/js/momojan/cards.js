@@ -245,6 +245,11 @@ export function cardSVG(card, { sideways = false, cls = "", label = true } = {})
   return node;
 }
 
+/** Points as text; below zero with a true minus sign (U+2212), never a hyphen. */
+export function pointsText(points) {
+  return points < 0 ? `\u2212${-points}` : String(points);
+}
+
 /** Point sticks for `points`: as many 10s, then 5s, then 1s as fit (the rulebook's red, blue
  * and white sticks), each kind drawn once with its count beside it. */
 export function sticks(points) {

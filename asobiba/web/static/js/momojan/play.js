@@ -11,8 +11,8 @@ import { PlayPage } from "../play-page.js";
 import { levelName } from "../rules-name.js";
 import { bindSpeed } from "../speed.js";
 import { toast } from "../toast.js";
-import { cardSVG } from "./cards.js";
-import { roundView, roundsTable } from "./results.js";
+import { cardSVG, pointsText } from "./cards.js";
+import { middleLeft, roundView, roundsTable } from "./results.js";
 import { MomojanTable } from "./table.js";
 
 const ruleChip = document.getElementById("rule-chip");
@@ -197,6 +197,7 @@ function afterUpdate() {
   table.setRiichiMode(riichiMode);
   table.setLegal(mine() && !sending ? legal : []);
   renderPrompts();
+  if (mine() && !sending) keepHandInView();
   if (kind === "over") {
     const words = finalWords(obs.outcome);
     document.getElementById("result-bar-score").textContent = words.score;
@@ -206,6 +207,27 @@ function afterUpdate() {
       showFinal();
     }
   }
+}
+
+/**
+ * While a decision is asked, the player's hand must be on screen and not under the sticky dock
+ * (turn line and prompts) nor the sticky site header: scroll just enough, and not at all when it
+ * is already in view.
+ */
+function keepHandInView() {
+  const hand = document.querySelector(".mj-hand--mine");
+  if (!hand) return;
+  const box = hand.getBoundingClientRect();
+  const header = document.querySelector(".site-header")?.getBoundingClientRect().bottom ?? 0;
+  const dock = document.getElementById("dock").getBoundingClientRect();
+  // Stuck at the foot of the screen, the dock's top is as high as it will sit over the hand.
+  const floor = Math.min(dock.top, window.innerHeight - dock.height);
+  const gap = 8;
+  let by = 0;
+  if (box.bottom + gap > floor) by = box.bottom + gap - floor;
+  if (box.top - by < header + gap) by = box.top - header - gap;
+  // At once, not smoothly: the hand must not be moving under a finger about to touch it.
+  if (Math.abs(by) >= 1) window.scrollBy({ top: by, behavior: "instant" });
 }
 
 function act(action) {
@@ -223,6 +245,9 @@ function act(action) {
 
 // --- prompts -------------------------------------------------------------------------------
 
+/** Each prompt's key (the keyboard handler below; `aria-keyshortcuts` on its button). */
+const SHORTCUTS = { tsumo: "T", ron: "R", pon: "P", chi: "C", kai: "K", riichi: "L", draw3: "D" };
+
 function promptButton(label, { cls = "", onclick, cards = [], gloss = null, action = null }) {
   return h(
     "button",
@@ -230,6 +255,7 @@ function promptButton(label, { cls = "", onclick, cards = [], gloss = null, acti
       type: "button",
       class: `btn mj-prompt ${cls}`.trim(),
       "data-action": action,
+      "aria-keyshortcuts": SHORTCUTS[action] ?? null,
       onclick,
     },
     h("span", { class: "mj-prompt-label" }, label),
@@ -331,8 +357,24 @@ function renderPrompts() {
   prompts.replaceChildren(...buttons);
 }
 
-// Keyboard: 1-8 discard the hand's n-th card (with the drawn cards last), D draws from the
-// tallest pile, T/R win when they may, Esc leaves riichi mode.
+// Keyboard (listed in the page's hint, momojan.hint): 1-8 discard the hand's n-th card (the
+// drawn cards last); D draws, one card from the tallest pile at the start of a turn or three
+// after 開/ポン/チー; T ツモ, R ロン; P ポン, C チー, K 開 and L リーチ press their prompt
+// button (with several, the key moves the focus from one to the next and Enter takes it);
+// Esc leaves riichi mode.
+const PROMPT_KEYS = Object.fromEntries(
+  Object.entries(SHORTCUTS)
+    .filter(([action]) => action !== "draw3")
+    .map(([action, key]) => [key.toLowerCase(), action]),
+);
+
+function pressPrompt(kind) {
+  const buttons = [...prompts.querySelectorAll(`[data-action="${kind}"]`)];
+  if (buttons.length === 1) buttons[0].click();
+  else if (buttons.length) buttons[(buttons.indexOf(document.activeElement) + 1) % buttons.length].focus();
+  return buttons.length > 0;
+}
+
 document.addEventListener("keydown", (event) => {
   if (!page.playing || event.altKey || event.ctrlKey || event.metaKey) return;
   if (event.target.closest?.("input, select, textarea") || dialog.open || roundDialog.open) return;
@@ -347,13 +389,16 @@ document.addEventListener("keydown", (event) => {
     }
   } else if (key === "d") {
     const draws = legal.filter((a) => a.type === "draw");
-    if (!draws.length) return;
-    const pile = draws.reduce((best, a) => (obs.piles[a.pile] > obs.piles[best.pile] ? a : best));
-    event.preventDefault();
-    act({ type: "draw", pile: pile.pile });
-  } else if ((key === "t" || key === "r") && legal.some((a) => a.type === (key === "t" ? "tsumo" : "ron"))) {
-    event.preventDefault();
-    act({ type: key === "t" ? "tsumo" : "ron" });
+    if (legal.some((a) => a.type === "draw3")) {
+      event.preventDefault();
+      act({ type: "draw3" });
+    } else if (draws.length) {
+      const pile = draws.reduce((best, a) => (obs.piles[a.pile] > obs.piles[best.pile] ? a : best));
+      event.preventDefault();
+      act({ type: "draw", pile: pile.pile });
+    }
+  } else if (PROMPT_KEYS[key] && !event.shiftKey) {
+    if (pressPrompt(PROMPT_KEYS[key])) event.preventDefault();
   } else if (key === "escape" && riichiMode) {
     riichiMode = false;
     afterUpdate();
@@ -364,7 +409,7 @@ document.addEventListener("keydown", (event) => {
 
 function showRound(result) {
   const over = Boolean(obs?.outcome) && result === obs.results[obs.results.length - 1];
-  const view = roundView(result, { name: seatName, over });
+  const view = roundView(result, { name: seatName, viewer: mySeat(), over });
   roundDialog.dataset.kind = view.kind;
   document.getElementById("round-title").textContent = view.title;
   document.getElementById("round-body").replaceChildren(view.body);
@@ -391,15 +436,28 @@ function finalWords(outcome) {
     mySeat() === null ? t("result.seat_won", { name: seatName(winner) }) : t(`result.${result}`);
   const scores = outcome.scores ?? [0, 0];
   const loser = 1 - winner;
+  const why = t(`momojan.final.${outcome.end}`, {
+    winner: seatName(winner),
+    loser: seatName(loser),
+    n: outcome.rounds,
+  });
+  // The final score is the last round's plus what was left in the middle: say so.
+  const left = middleLeft(outcome, obs.results);
+  const middle = !left
+    ? ""
+    : winner === mySeat()
+      ? t("momojan.final.middle.you", { n: left })
+      : t("momojan.final.middle", { winner: seatName(winner), n: left });
   return {
     result,
     title,
-    score: t("momojan.points_after", { a: seatName(0), x: scores[0], b: seatName(1), y: scores[1] }),
-    detail: t(`momojan.final.${outcome.end}`, {
-      winner: seatName(winner),
-      loser: seatName(loser),
-      n: outcome.rounds,
+    score: t("momojan.points_after", {
+      a: seatName(0),
+      x: pointsText(scores[0]),
+      b: seatName(1),
+      y: pointsText(scores[1]),
     }),
+    detail: [why, middle].filter(Boolean).join(" "),
   };
 }
 
@@ -410,7 +468,7 @@ function showFinal() {
   document.getElementById("result-score").textContent = score;
   document.getElementById("result-detail").textContent = detail;
   document.getElementById("result-rounds").replaceChildren(
-    roundsTable(obs.results, { name: seatName }),
+    roundsTable(obs.results, { name: seatName, outcome: obs.outcome }),
   );
   document.getElementById("result-art").replaceChildren(resultArt(result));
   page.openResult();

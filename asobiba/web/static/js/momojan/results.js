@@ -3,7 +3,7 @@
 // bonus, ロン, doubling, payment, the middle), the exhausted wall's settlement, the game's rounds.
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
-import { cardSVG } from "./cards.js";
+import { cardSVG, pointsText } from "./cards.js";
 import { meldView } from "./table.js";
 
 const KAI_POINTS = 2;
@@ -44,14 +44,30 @@ function winningHand(result) {
 }
 
 /**
- * A finished round: {title, body (a node)}. `name(seat)` names a seat; `winCard` is the card that
- * completed the hand (from `last`, when it is this round's), shown with the hand.
+ * Who pays whom, in words: sentences about the viewer (`viewer`, null for a spectator) are
+ * written to "you" (`<key>.you_win` / `<key>.you_lose`), others name both seats.
  */
-export function roundView(result, { name, over = false }) {
-  if (result.end === "exhausted") return wallView(result, { name, over });
+function payment(key, { winner, viewer, name, ...values }) {
+  const loser = 1 - winner;
+  if (winner === viewer) return t(`${key}.you_win`, { loser: name(loser), ...values });
+  if (loser === viewer) return t(`${key}.you_lose`, { winner: name(winner), ...values });
+  return t(key, { loser: name(loser), winner: name(winner), ...values });
+}
+
+function middleTaken(winner, viewer, name, n) {
+  return winner === viewer
+    ? t("momojan.pay.middle.you", { n })
+    : t("momojan.pay.middle", { winner: name(winner), n });
+}
+
+/**
+ * A finished round: {title, body (a node)}. `name(seat)` names a seat; `viewer` is the seat
+ * reading it (null for a spectator), to whom its sentences speak as "you".
+ */
+export function roundView(result, { name, viewer = null, over = false }) {
+  if (result.end === "exhausted") return wallView(result, { name, viewer, over });
   const score = result.score;
   const winner = result.winner;
-  const loser = 1 - winner;
   const how = t(`momojan.end.${result.end}`);
   const title = t("momojan.round.win_title", { name: name(winner), how });
   const rows = [];
@@ -82,15 +98,15 @@ export function roundView(result, { name, over = false }) {
     );
   }
   rows.push(line(t("momojan.line.total"), t("momojan.points", { n: score.total }), "is-total"));
-  const settle = [
-    t("momojan.pay.win", { loser: name(loser), winner: name(winner), n: result.paid }),
-  ];
-  if (result.middle) settle.push(t("momojan.pay.middle", { winner: name(winner), n: result.middle }));
+  const settle = [payment("momojan.pay.win", { winner, viewer, name, n: result.paid })];
+  if (result.middle) settle.push(middleTaken(winner, viewer, name, result.middle));
   if (score.ends_game) settle.push(t("momojan.pay.oshimai"));
   else if (!over) {
-    settle.push(
-      winner === result.dealer ? t("momojan.next.repeat", { name: name(winner) }) : t("momojan.next.pass"),
-    );
+    let next = t("momojan.next.pass");
+    if (winner === result.dealer) {
+      next = winner === viewer ? t("momojan.next.repeat.you") : t("momojan.next.repeat", { name: name(winner) });
+    }
+    settle.push(next);
   }
   return {
     title,
@@ -117,14 +133,14 @@ function pointsLine(points, name) {
     { class: "mj-points-after" },
     t("momojan.points_after", {
       a: name(0),
-      x: points[0],
+      x: pointsText(points[0]),
       b: name(1),
-      y: points[1],
+      y: pointsText(points[1]),
     }),
   );
 }
 
-function wallView(result, { name, over }) {
+function wallView(result, { name, viewer, over }) {
   const seats = [0, 1].map((seat) => {
     const tenpai = result.tenpai?.[seat];
     const sets = result.open_sets?.[seat] ?? [];
@@ -160,17 +176,8 @@ function wallView(result, { name, over }) {
     settle.push(t("momojan.wall.nobody"));
   } else {
     const diff = Math.abs((result.open_points?.[0] ?? 0) - (result.open_points?.[1] ?? 0));
-    settle.push(
-      t("momojan.wall.pays", {
-        winner: name(result.winner),
-        loser: name(1 - result.winner),
-        d: diff,
-        n: result.paid,
-      }),
-    );
-    if (result.middle) {
-      settle.push(t("momojan.pay.middle", { winner: name(result.winner), n: result.middle }));
-    }
+    settle.push(payment("momojan.wall.pays", { winner: result.winner, viewer, name, d: diff, n: result.paid }));
+    if (result.middle) settle.push(middleTaken(result.winner, viewer, name, result.middle));
   }
   if (!over) settle.push(t("momojan.next.pass"));
   return {
@@ -189,10 +196,24 @@ function wallView(result, { name, over }) {
 }
 
 /**
- * The game's rounds as a table narrow enough for a phone: the round with its dealer, how it
- * ended and who took what, both players' points after it.
+ * What the game's winner took from the middle once the last round was settled (stakes no round
+ * had collected): the final score less the last round's points. 0 when nothing was left.
  */
-export function roundsTable(results, { name }) {
+export function middleLeft(outcome, results) {
+  const winner = outcome.winners?.[0];
+  const last = results[results.length - 1];
+  if (winner === undefined || !last) return 0;
+  return outcome.scores[winner] - last.points[winner];
+}
+
+/**
+ * The game's rounds as a table narrow enough for a phone: the round with its dealer, how it
+ * ended and who took what, both players' points after it; with `outcome`, a last row for what
+ * was left in the middle, which the winner takes at the end (the final score).
+ */
+export function roundsTable(results, { name, outcome = null }) {
+  const left = outcome ? middleLeft(outcome, results) : 0;
+  const points = (pair) => `${pointsText(pair[0])} – ${pointsText(pair[1])}`;
   return h(
     "div",
     { class: "table-wrap mj-rounds-wrap" },
@@ -228,9 +249,18 @@ export function roundsTable(results, { name }) {
               h("span", { class: "mj-rounds-dealer" }, t("momojan.dealer_is", { name: name(r.dealer) })),
             ),
             h("td", {}, end),
-            h("td", { class: "num" }, `${r.points[0]} – ${r.points[1]}`),
+            h("td", { class: "num" }, points(r.points)),
           );
         }),
+        left
+          ? h(
+              "tr",
+              { class: "mj-rounds-middle" },
+              h("td", {}, t("momojan.rounds.end_of_game")),
+              h("td", {}, t("momojan.rounds.middle", { name: name(outcome.winners[0]), n: left })),
+              h("td", { class: "num" }, points(outcome.scores)),
+            )
+          : null,
       ),
     ),
   );

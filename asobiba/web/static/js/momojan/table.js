@@ -8,7 +8,7 @@
 import { h } from "../dom.js";
 import { TableView } from "../table-view.js";
 import { t } from "../i18n.js";
-import { cardName, cardSVG, doraName, sticks } from "./cards.js";
+import { cardName, cardSVG, doraName, pointsText, sticks } from "./cards.js";
 import { arrange, enableReorder, loadOrder, saveOrder } from "./hand-order.js";
 
 const PAUSE = { slow: 900, normal: 450, fast: 180, instant: 0 };
@@ -105,7 +105,7 @@ export class MomojanTable extends TableView {
       h(
         "span",
         { class: "mj-points", "data-points": points },
-        h("span", { class: "mj-points-n" }, t("momojan.points", { n: points })),
+        h("span", { class: "mj-points-n" }, t("momojan.points", { n: pointsText(points) })),
         h(
           "span",
           { class: "mj-sticks", "aria-hidden": "true" },
@@ -263,7 +263,8 @@ export class MomojanTable extends TableView {
       {
         class: `mj-river mj-river--${where}`,
         role: "group",
-        "aria-label": t("momojan.river", { name: this.names[seat] ?? "" }),
+        "aria-label":
+          seat === obs.seat ? t("momojan.river.you") : t("momojan.river", { name: this.names[seat] ?? "" }),
       },
       river.map((d, i) =>
         h(
