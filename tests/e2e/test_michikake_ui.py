@@ -96,6 +96,8 @@ def test_a_whole_three_player_session_ends_with_the_ranking(new_page: Any) -> No
     assert page.locator(".mk-bonus").count() == 1
     assert page.locator(".mk-hand .mk-hand-card").count() in (5, 6)
     assert page.locator(".mk-others .mk-backs").count() == 2
+    names = page.eval_on_selector_all(".mk-name", "nodes => nodes.map(n => n.textContent)")
+    assert names == ["Left CPU", "Right CPU", "You"], names
     seen = play(page)
     assert page.locator("#result").is_visible()
     assert_session_screens(page, seen, players=3)
@@ -107,6 +109,13 @@ def test_a_whole_three_player_session_ends_with_the_ranking(new_page: Any) -> No
     page.goto(f"/replay/{room}?speed=instant")
     page.wait_for_selector("#replay:not([hidden]) .mk-seat")
     assert page.locator(".mk-hand .mk-hand-card").count() in (5, 6)
+    # The seats keep the names the table gave them (issue 20: "Seat 2 (CPU)" before).
+    again = page.eval_on_selector_all(".mk-name", "nodes => nodes.map(n => n.textContent)")
+    assert again == names, again
+    for _ in range(4):
+        page.click("#next")
+        said = page.locator("#move-text").inner_text()
+        assert "Seat" not in said, said
     assert "3 players" in page.locator("#replay-meta").inner_text()
     page.click("#last")
     page.wait_for_function(
@@ -176,6 +185,36 @@ def test_at_phone_width_nothing_is_wider_than_the_screen(new_page: Any) -> None:
     assert box["width"] >= 40 and box["height"] >= 44, box
 
 
+HAND_IN_SIGHT = """() => {
+  if (!document.querySelector('#prompts [data-action=pass]')) return null;
+  const hand = document.querySelector('.mk-seat--mine .mk-hand').getBoundingClientRect();
+  const bar = document.getElementById('prompts').getBoundingClientRect();
+  const header = document.querySelector('.site-header').getBoundingClientRect().bottom;
+  return hand.top >= header && hand.bottom <= Math.min(bar.top, window.innerHeight);
+}"""
+
+
+def test_on_a_phone_the_hand_stays_in_sight_while_a_claim_is_asked(new_page: Any) -> None:
+    """Issue 20: the answer buttons stick to the bottom of a phone's screen; when a claim window
+    asks for Steal / Win / Pass, they must not cover the hand, wherever the page was scrolled."""
+    page = new_page(lang="ja", width=375, height=812, has_touch=True, is_mobile=True)
+    start(page, 4)
+    asked = 0
+    deadline = time.monotonic() + 90
+    scrolls = ["0", "document.documentElement.scrollHeight"]
+    while asked < 4 and time.monotonic() < deadline:
+        seen = page.evaluate(HAND_IN_SIGHT)
+        if seen is not None:
+            assert seen, f"claim {asked}: the hand is hidden"
+            asked += 1
+        step = page.evaluate(STEP, False)
+        if step in ("pass", "discard", "win"):
+            # The person scrolls away (to the top, to the bottom) before the next decision.
+            page.evaluate(f"() => window.scrollTo(0, {scrolls[asked % 2]})")
+        time.sleep(0.05)
+    assert asked == 4, f"only {asked} claim windows in 90 s"
+
+
 # --- fixed deals on a development server --------------------------------------------------
 
 
@@ -235,10 +274,14 @@ def test_a_steal_shows_the_three_cards_and_costs_ten(new_page: Any, dev_site: st
     seed = find_seed(steal_only)
     card = first_discard(seed, level)[1]["discard"]
     page = fixed_room(new_page, dev_site, seed, "second")
+    watcher = new_page(lang="en", site_url=dev_site, width=375, height=812)
+    watcher.goto(page.url)
     page.wait_for_selector("#prompts [data-action=steal]")
-    # The claim window is shown with its countdown; passing is offered beside the steal.
+    # The claim window is shown with its countdown; passing is offered beside the steal, and
+    # the Steal button says what it costs (issue 20).
     assert page.locator(".mk-claim .mk-countdown-bar").count() == 1
     assert page.locator("#prompts [data-action=pass]").count() == 1
+    assert page.locator("#prompts [data-action=steal] .mk-prompt-label").inner_text() == "Steal −10"
     page.keyboard.press("s")
     page.wait_for_selector(f'.mk-seat--mine .mk-shown [data-card="{card}"]')
     assert page.locator(f'.mk-seat--mine .mk-shown [data-card="{card}"]').count() == 3
@@ -246,12 +289,24 @@ def test_a_steal_shows_the_three_cards_and_costs_ten(new_page: Any, dev_site: st
     # The stolen card stays in the dealer's row, marked as taken by this seat.
     taken = page.locator(f'.mk-seat[data-seat="0"] .mk-discard.is-taken[data-card="{card}"]')
     assert taken.count() == 1 and "You" in taken.inner_text()
+    # A spectator's phone names the stealer in full under the card, never cut off (issue 20).
+    mark = watcher.locator(f'.mk-seat[data-seat="0"] .is-taken[data-card="{card}"] .mk-taken-mark')
+    mark.wait_for()
+    assert mark.inner_text() == "→ Seat 2 (player)"
+    assert watcher.evaluate(MARK_WHOLE, mark.element_handle())
     # After a steal the stealer discards (no win), by keyboard.
     assert page.locator("#prompts [data-action=win]").count() == 0
     page.keyboard.press("1")
     page.wait_for_function(
         "() => document.querySelectorAll('.mk-seat--mine .mk-discard').length === 1"
     )
+
+
+MARK_WHOLE = """(mark) => {
+  const box = mark.getBoundingClientRect();
+  return mark.scrollWidth <= mark.clientWidth + 1 && mark.scrollHeight <= mark.clientHeight + 1
+    && box.right <= window.innerWidth;
+}"""
 
 
 def test_a_reload_in_a_claim_window_shows_what_is_left_of_it(new_page: Any, dev_site: str) -> None:
@@ -312,8 +367,13 @@ def test_a_dealer_win_on_the_own_draw_splits_the_payment(new_page: Any, dev_site
     each = math.ceil(win["total"] / 2)
     page = fixed_room(new_page, dev_site, seed, "first")
     page.wait_for_selector("#prompts [data-action=win]")
+    # The completed hand wins there and then (issue 20): Win is the only answer, no discard.
+    assert page.locator("#prompts button").count() == 1
+    assert page.locator(".mk-hand .mk-hand-card.is-legal").count() == 0
+    assert page.locator("#turn-text").inner_text() == "Your draw made two sets: you win! Press Win."
     page.click("#prompts [data-action=win]")
     page.wait_for_selector("#deal-result[open]")
+    assert page.locator("#deal-title").inner_text() == "You won on your own draw"
     body = page.locator("#deal-body").inner_text()
     assert f"×1.5 → {win['total']}" in body
     assert f"{win['total']} ÷ 2, rounded up: each pays {each}" in body

@@ -119,6 +119,54 @@ def tap_if_enabled(page: Any, selector: str) -> None:
             assert button.is_disabled(), f"{selector} stayed enabled but could not be tapped"
 
 
+# A table that shows all its columns inside its scrolling box.
+TABLE_FITS = """(selector) => {
+  const table = document.querySelector(selector);
+  const box = table.closest('.table-wrap') ?? table.parentElement;
+  return table.scrollWidth <= box.clientWidth + 1
+    && table.getBoundingClientRect().right <= window.innerWidth;
+}"""
+
+# Text laid out on a single line.
+ONE_LINE = """(selector) => {
+  const node = document.querySelector(selector);
+  const line = parseFloat(getComputedStyle(node).lineHeight) || 20;
+  return node.getClientRects().length === 1 && node.getBoundingClientRect().height < 1.6 * line;
+}"""
+
+# Every seat's bubble shown with the longest words a bubble says, then measured: the boxes of
+# the bubbles, the seats, the turn line and the site's header, as the page lays them out.
+BUBBLES = """(text) => {
+  for (const node of document.querySelectorAll('.mk-bubble')) {
+    node.hidden = false;
+    node.className = 'mk-bubble mk-bubble--penalty';
+    const words = document.createElement('span');
+    words.className = 'mk-bubble-text';
+    words.textContent = text;
+    node.replaceChildren(words);
+  }
+  const box = (node) => node.getBoundingClientRect().toJSON();
+  return {
+    bubbles: [...document.querySelectorAll('.mk-seat')].map((seat) =>
+      ({seat: seat.dataset.seat, box: box(seat.querySelector('.mk-bubble'))})),
+    seats: [...document.querySelectorAll('.mk-seat')].map((seat) =>
+      ({seat: seat.dataset.seat, box: box(seat.querySelector('.mk-seat-body'))})),
+    turn: box(document.getElementById('turn')),
+    header: box(document.querySelector('.site-header')),
+    width: window.innerWidth,
+  };
+}"""
+
+
+def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (
+        a["left"] < b["right"] - 1
+        and b["left"] < a["right"] - 1
+        and a["top"] < b["bottom"] - 1
+        and b["top"] < a["bottom"] - 1
+    )
+
+
 def play_to_the_end(page: Any, *, touch: bool = False, seconds: float = 150) -> dict[str, int]:
     """Play whatever the page asks of this seat until the result shows; count what was done."""
     done: list[str] = []
@@ -194,6 +242,8 @@ def test_a_whole_game_against_two_bots_by_keyboard(new_page: Any) -> None:
     assert page.locator("#result[open]").count() == 1
     rows = page.locator("#result-table tbody tr")
     assert rows.count() == 3
+    # Every column, "Fastest call" too, fits the dialog at 1280 px (issue 20).
+    assert page.evaluate(TABLE_FITS, "#result-table"), "the result table is cut off"
     assert page.locator("#result-table .badge--win").count() >= 1
     assert page.locator("#rematch").is_visible()
     # Every call and penalty was told in the log, and the game ended there too.
@@ -229,7 +279,8 @@ def test_a_late_call_is_penalized(new_page: Any, patient_site: str) -> None:
     page.wait_for_selector("#play[data-act=give]", timeout=10_000)
     bubble = page.locator(".mk-seat--you .mk-bubble--penalty")
     assert EN["moko.reason.too_slow"] in bubble.text_content()
-    assert EN["moko.reason.too_slow"] in page.locator(".mk-log-line--penalty").first.text_content()
+    penalty = page.locator(".mk-log-line--penalty").first.text_content()
+    assert penalty == f"Penalty for you: {EN['moko.reason.too_slow']}.", penalty
     assert page.locator("#turn-text").text_content().startswith("Penalty")
     picks = page.locator("button.mk-seat-pick")
     assert picks.count() == 2
@@ -246,9 +297,15 @@ def test_a_phone_plays_a_whole_game_by_touch(new_page: Any) -> None:
     for button in page.locator(".mk-pad button").all():
         box = button.bounding_box()
         assert box and box["height"] >= 44 and box["width"] >= 44, box
+    # A special call's name stays on one line: チャカモコチャカ never leaves its last カ alone.
+    assert page.evaluate(ONE_LINE, "[data-grab=chakamokochaka] .mk-key-name")
     play_to_the_end(page, touch=True)
     assert page.locator("#result[open]").count() == 1
     no_sideways_scroll(page)
+    # On a phone the result table's rows are cards: every figure in sight (issue 20).
+    assert page.evaluate(TABLE_FITS, "#result-table")
+    display = page.eval_on_selector("#result-table tbody tr", "r => getComputedStyle(r).display")
+    assert display == "grid", display
 
 
 # The seconds from the flip that a replay puts after a call, a grab, the token or a penalty.
@@ -305,3 +362,74 @@ def test_the_replay_shows_the_calls_with_their_times(new_page: Any) -> None:
     page.wait_for_function("() => document.querySelector('#next').disabled")
     assert JA["moko.result.seat_won"].split("{names}")[1] in page.text_content("#move-text")
     no_sideways_scroll(page)
+
+
+def test_bubbles_cover_no_seat_nor_the_call_prompt_at_six_players_on_a_phone(
+    new_page: Any, patient_site: str
+) -> None:
+    """Issue 20: speech bubbles hid what matters: the player's own bubble covered "Call it!"
+    exactly when calling, at six players on a phone bubbles covered names, counts and a whole
+    seat, and the top seat's bubble slid under the site's header."""
+    page = new_page(lang="en", width=375, height=812, has_touch=True, is_mobile=True)
+    page.goto(f"{patient_site}/games/mokochaka?speed=instant")
+    page.check("input[name=players][value='6']")
+    page.click("#start")
+    page.wait_for_selector("#play[data-act=flip]", timeout=40_000)
+    pile = page.locator("button.mk-pile").first.get_attribute("data-pile")
+    page.tap(f"button.mk-pile[data-pile='{pile}']")
+    page.wait_for_selector("#play[data-act=call]")
+    assert page.locator("#turn-text").text_content() == EN["moko.turn.call_you"]
+    words = EN["moko.bubble.penalty"].replace(
+        "{reason}", EN["moko.reason.wrong_special"].replace("{right}", "“Chakamokochaka”")
+    )
+    laid = page.evaluate(BUBBLES, words)
+    for bubble in laid["bubbles"]:
+        box = bubble["box"]
+        assert box["top"] >= laid["header"]["bottom"] - 1, ("under the header", bubble)
+        assert box["left"] >= 0 and box["right"] <= laid["width"], ("off the screen", bubble)
+        assert not overlap(box, laid["turn"]), ("covers the turn line", bubble)
+        for seat in laid["seats"]:
+            assert not overlap(box, seat["box"]), ("covers a seat", bubble, seat)
+
+
+def test_the_table_says_only_what_is_current_and_its_keys_are_readable(
+    new_page: Any, patient_site: str
+) -> None:
+    """Issue 20: the pile keys were white digits on white; the last flip's "Right call" stayed up
+    while the new card waited for its call; the call box said "Waiting for your call" while the
+    player chose a pile."""
+    page = new_page(lang="en", width=1280, height=900)
+    page.goto(f"{patient_site}/games/mokochaka?speed=instant")
+    page.check("input[name=players][value='3']")
+    page.click("#start")
+    # Both patient bots are judged (their silence) before our flip comes round at the latest.
+    page.wait_for_selector("#play[data-act=flip]", timeout=30_000)
+    assert page.locator("#assembled-text").text_content() == EN["moko.pad_idle"]
+    contrast = page.evaluate(CONTRAST, ".mk-pile-key")
+    assert contrast >= 4.5, f"pile key contrast {contrast:.2f}"
+    # Our flip, left uncalled: judged after 3 seconds; we give our penalty card.
+    page.keyboard.press(page.locator("button.mk-pile .mk-pile-key").first.text_content() or "1")
+    page.wait_for_selector("#play[data-act=give]", timeout=10_000)
+    page.locator("button.mk-seat-pick").first.click()
+    # Both bots are judged in turn; the second judgement is still on the felt as our next flip
+    # comes round, and must go as soon as our new card waits for its call.
+    page.wait_for_selector("#play[data-act=flip]", timeout=30_000)
+    assert page.locator("#judge").is_visible()
+    page.keyboard.press(page.locator("button.mk-pile .mk-pile-key").first.text_content() or "1")
+    page.wait_for_selector("#play[data-act=call]")
+    assert page.locator("#judge").is_hidden(), page.locator("#judge").text_content()
+
+
+# The contrast ratio (WCAG) of an element's text colour on its background colour.
+CONTRAST = """(selector) => {
+  const node = document.querySelector(selector);
+  const style = getComputedStyle(node);
+  const rgb = (text) => text.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const lum = ([r, g, b]) => {
+    const c = [r, g, b].map((v) => v / 255)
+      .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+  };
+  const [a, b] = [lum(rgb(style.color)), lum(rgb(style.backgroundColor))].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05);
+}"""

@@ -115,3 +115,25 @@ def test_every_data_entry_has_a_source_and_the_rule_page_shows_it(
 def test_hands_named_by_asobiba_are_marked_designed(key: str) -> None:
     """Issue 20: the rulebook gives these hands' conditions and points but no names."""
     assert YAKU[key].source == "designed"
+
+
+SAID = re.compile(r'said\(\s*"([\w.]+)",\s*\w+,\s*\{([^}]*)\}', flags=re.S)
+
+
+def test_every_sentence_about_seats_has_its_second_person_forms() -> None:
+    """Issue 20 ("You pays all 60", "won on You's discard"): a sentence the table words with
+    ``said`` has a form for the viewer as its subject (``.you``) and, when it names the seat it
+    came from, one for the viewer there (``.from_you``), in both languages."""
+    modules = Path(pages.__file__).parents[1] / "web" / "static" / "js" / "michikake"
+    calls = [
+        match for path in modules.glob("*.js") for match in SAID.findall(path.read_text("utf-8"))
+    ]
+    assert len(calls) >= 10, calls
+    for lang in pages.LANGS:
+        strings = pages.strings(lang)
+        for key, params in calls:
+            forms = [key, f"{key}.you"] + ([f"{key}.from_you"] if "from:" in params else [])
+            for form in forms:
+                assert form in strings, (lang, form)
+            if lang == "en":
+                assert "{name}" not in strings[f"{key}.you"], (key, strings[f"{key}.you"])

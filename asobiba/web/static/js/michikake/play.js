@@ -49,12 +49,15 @@ const page = new PlayPage({
 const { data, play, dialog } = page;
 
 /** "You", "Left CPU", …: the preview seats the person at seat 0. */
-const seatName = (seat) =>
+const namer = () =>
   seatNamer({
     viewer: page.room ? page.seat : 0,
     players: page.room?.players ?? [],
     count: table.obs?.players ?? 3,
-  })(seat);
+  });
+const seatName = (seat) => namer()(seat);
+// The names carry the viewer, so sentences about seats speak to them (table.js `said`).
+Object.defineProperty(seatName, "viewer", { get: () => namer().viewer });
 
 const table = new MichikakeTable(document.getElementById("board"), {
   name: seatName,
@@ -186,9 +189,8 @@ function turnWords() {
     if (window.answer) return ["them", t("michikake.turn.claim_answered")];
     return ["them", t("michikake.turn.claim_others", { name: seatName(window.discarder) })];
   }
-  if (obs.turn === me && can("discard")) {
-    return ["you", can("win") ? t("michikake.turn.win_or_discard") : t("michikake.turn.discard")];
-  }
+  if (obs.turn === me && can("win")) return ["you", t("michikake.turn.win_draw")];
+  if (obs.turn === me && can("discard")) return ["you", t("michikake.turn.discard")];
   if (obs.turn === me) return ["you", t("michikake.turn.stolen")];
   return ["them", t("play.turn.seat", { name: seatName(obs.turn) })];
 }
@@ -204,6 +206,7 @@ function afterUpdate() {
   table.setLegal(myLegal());
   renderPrompts();
   runCountdown();
+  keepHandInSight();
   if (obs?.outcome) {
     const words = finalWords(obs.outcome);
     document.getElementById("result-bar-score").textContent = words.score;
@@ -225,6 +228,20 @@ function act(action) {
     sending = false;
     afterUpdate();
   }
+}
+
+/** While a decision is asked, the hand stays in sight: if the answer buttons (a bar held at the
+ * bottom of a phone's screen) or the screen's edge would hide it, scroll just enough to show it
+ * above them and below the site's header. */
+function keepHandInSight() {
+  const hand = document.querySelector(".mk-seat--mine .mk-hand");
+  if (!hand || !myLegal().length || dealDialog.open) return;
+  const box = hand.getBoundingClientRect();
+  const bar = prompts.childElementCount ? prompts.getBoundingClientRect().top : window.innerHeight;
+  const bottom = Math.min(bar, window.innerHeight) - 8;
+  const top = (document.querySelector(".site-header")?.getBoundingClientRect().bottom ?? 0) + 8;
+  if (box.bottom > bottom) window.scrollBy({ top: box.bottom - bottom, behavior: "instant" });
+  else if (box.top < top) window.scrollBy({ top: box.top - top, behavior: "instant" });
 }
 
 // --- the claim window's countdown ----------------------------------------------------------
@@ -285,7 +302,8 @@ function renderPrompts() {
     );
   }
   if (can("steal")) {
-    buttons.push(promptButton(t("michikake.act.steal"), "S", { cls: "btn--accent", action: { steal: true }, card }));
+    const label = t("michikake.act.steal", { cost: obs.steal_cost });
+    buttons.push(promptButton(label, "S", { cls: "btn--accent", action: { steal: true }, card }));
   }
   if (can("pass")) {
     buttons.push(promptButton(t("michikake.act.pass"), "P", { cls: "btn--large mk-prompt--pass", action: { pass: true } }));

@@ -4,7 +4,7 @@
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { cardSVG } from "./cards.js";
-import { bonusName } from "./table.js";
+import { bonusName, said } from "./table.js";
 
 function row(label, value, cls = "") {
   return h("tr", { class: cls }, h("th", { scope: "row" }, label), h("td", {}, value));
@@ -16,14 +16,14 @@ export function dealView(result, { name, players }) {
     return {
       kind: "exhausted",
       title: t("michikake.exhausted.title"),
-      body: h("p", { class: "mk-exhausted" }, t("michikake.exhausted.body", { name: name(nextDealer(result, players)) })),
+      body: h("p", { class: "mk-exhausted" }, said("michikake.exhausted.body", name, { seat: nextDealer(result, players) })),
     };
   }
   const win = result.win;
   const title =
     win.from === null
-      ? t("michikake.win.title_draw", { name: name(win.seat) })
-      : t("michikake.win.title_discard", { name: name(win.seat), from: name(win.from) });
+      ? said("michikake.win.title_draw", name, { seat: win.seat })
+      : said("michikake.win.title_discard", name, { seat: win.seat, from: win.from });
   const hand = h(
     "div",
     { class: "mk-win-hand", "aria-label": t("michikake.win.hand") },
@@ -47,7 +47,7 @@ export function dealView(result, { name, players }) {
   const pay =
     win.from === null
       ? t("michikake.win.pay_each", { total: win.total, n: win.payers, each: win.each })
-      : t("michikake.win.pay_all", { name: name(win.from), total: win.total });
+      : said("michikake.win.pay_all", name, { seat: win.from, total: win.total });
   rows.push(row(t("michikake.win.payment"), pay, "mk-pay-row"));
   const paid = h(
     "ul",
@@ -110,8 +110,8 @@ export function dealsList(results, { name }) {
         { "data-end": result.end },
         result.end === "win"
           ? result.win.from === null
-            ? t("michikake.deal_line.draw", { name: name(result.win.seat), total: result.win.total })
-            : t("michikake.deal_line.discard", { name: name(result.win.seat), from: name(result.win.from), total: result.win.total })
+            ? said("michikake.deal_line.draw", name, { seat: result.win.seat, total: result.win.total })
+            : said("michikake.deal_line.discard", name, { seat: result.win.seat, from: result.win.from, total: result.win.total })
           : t("michikake.deal_line.exhausted"),
       ),
     ),

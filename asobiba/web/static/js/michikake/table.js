@@ -24,15 +24,32 @@ const POSITIONS = { 3: [null, "left", "right"], 4: [null, "left", "across", "rig
  * Seat names from a viewer's side: "You", then the others by where they sit ("Left CPU",
  * "Across CPU"; play passes to the left); a spectator (viewer null) sees seat numbers.
  * `players` is `[{kind: "bot" | "human"}]` by seat (may be empty before the first sync).
+ * The namer keeps `viewer`, so sentences about seats can speak to the viewer (`said`).
  */
 export function seatNamer({ viewer, players, count }) {
-  return (seat) => {
+  const name = (seat) => {
     if (viewer !== null && seat === viewer) return t("play.you");
     const human = players?.[seat]?.kind === "human";
     if (viewer === null) return t(human ? "michikake.seat_player" : "michikake.seat_bot", { n: seat + 1 });
     const where = POSITIONS[count]?.[(seat - viewer + count) % count] ?? "left";
     return t(human ? "michikake.player_at" : "michikake.bot_at", { where: t(`michikake.where.${where}`) });
   };
+  name.viewer = viewer;
+  return name;
+}
+
+/**
+ * The sentence `key` about `seat` (and the seat it took from, `from`), in the second person
+ * when one of them is the viewer: `key.you` when the viewer is `seat` ("You won on your own
+ * draw"), `key.from_you` when it is `from` ("Left CPU won on your discard"). `name` is a
+ * `seatNamer`.
+ */
+export function said(key, name, { seat, from = null, ...params }) {
+  const viewer = name.viewer ?? null;
+  const words = { ...params, name: name(seat), from: from === null ? "" : name(from) };
+  if (viewer !== null && seat === viewer) return t(`${key}.you`, words);
+  if (viewer !== null && from === viewer) return t(`${key}.from_you`, words);
+  return t(key, words);
 }
 
 /** The bonus card's name, "Odd Stages". */
@@ -165,7 +182,7 @@ export class MichikakeTable extends TableView {
         {
           class: `mk-discard${taken ? " is-taken" : ""}${claimed ? " is-open" : ""}`,
           "data-card": entry.card,
-          title: taken ? t("michikake.taken_by", { card: cardName(entry.card), name: this.name(entry.taken_by) }) : cardName(entry.card),
+          title: taken ? said("michikake.taken_by", this.name, { seat: entry.taken_by, card: cardName(entry.card) }) : cardName(entry.card),
         },
         cardSVG(entry.card, { cls: "mk-card--small" }),
         taken ? h("span", { class: "mk-taken-mark" }, t("michikake.taken_mark", { name: this.name(entry.taken_by) })) : null,
@@ -173,7 +190,7 @@ export class MichikakeTable extends TableView {
     });
     return h(
       "div",
-      { class: "mk-discards", "aria-label": t("michikake.discards_of", { name: this.name(seat) }) },
+      { class: "mk-discards", "aria-label": said("michikake.discards_of", this.name, { seat }) },
       cards.length ? cards : h("span", { class: "mk-empty-row muted" }, t("michikake.no_discards")),
     );
   }
@@ -264,7 +281,7 @@ export class MichikakeTable extends TableView {
 export function eventLine(event, name) {
   switch (event.type) {
     case "deal":
-      return t("michikake.ev.deal", { n: event.deal + 1, name: name(event.dealer) });
+      return said("michikake.ev.deal", name, { seat: event.dealer, n: event.deal + 1 });
     case "draw":
       return event.card
         ? t("michikake.ev.draw_own", { card: cardName(event.card) })
@@ -272,16 +289,16 @@ export function eventLine(event, name) {
     case "discard":
       return t("michikake.ev.discard", { name: name(event.seat), card: cardName(event.card) });
     case "steal":
-      return t("michikake.ev.steal", {
-        name: name(event.seat),
+      return said("michikake.ev.steal", name, {
+        seat: event.seat,
+        from: event.from,
         card: cardName(event.card),
-        from: name(event.from),
         cost: event.cost,
       });
     case "win":
       return event.from === null
-        ? t("michikake.ev.win_draw", { name: name(event.seat), total: event.total })
-        : t("michikake.ev.win_discard", { name: name(event.seat), from: name(event.from), total: event.total });
+        ? said("michikake.ev.win_draw", name, { seat: event.seat, total: event.total })
+        : said("michikake.ev.win_discard", name, { seat: event.seat, from: event.from, total: event.total });
     case "exhausted":
       return t("michikake.ev.exhausted");
     case "end":

@@ -63,13 +63,19 @@ export function seatNames(players, viewer, level = "") {
 /**
  * One event in plain words (`line`, for the log and the replay), the bubble it puts over a seat
  * (`bubble`: [seat, text, kind], if any) and the judge's line (`judge`, for a judgement).
- * `name(seat)` names a seat; `right` is the preceding judgement's right calls (for a penalty).
+ * `name(seat)` names a seat; `viewer` is the seat named "You" (null: nobody), whom a sentence
+ * speaks to in the second person; `right` is the preceding judgement's right calls (for a
+ * penalty).
  */
-export function eventText(event, { name, right = [] }) {
+export function eventText(event, { name, viewer = null, right = [] }) {
   const who = name(event.seat);
+  const mine = viewer !== null && event.seat === viewer;
   switch (event.type) {
     case "start":
-      return { line: t("moko.ev.start", { name: who }), bubble: [event.seat, t("moko.bubble.start"), "start"] };
+      return {
+        line: mine ? t("moko.ev.start_you") : t("moko.ev.start", { name: who }),
+        bubble: [event.seat, t("moko.bubble.start"), "start"],
+      };
     case "flip":
       return {
         line: t(event.auto ? "moko.ev.flip_auto" : "moko.ev.flip", {
@@ -100,14 +106,14 @@ export function eventText(event, { name, right = [] }) {
     case "penalty": {
       const reason = reasonText(event.reason, right);
       return {
-        line: t("moko.ev.penalty", { name: who, reason }),
+        line: mine ? t("moko.ev.penalty_you", { reason }) : t("moko.ev.penalty", { name: who, reason }),
         bubble: [event.seat, t("moko.bubble.penalty", { reason }), "penalty"],
       };
     }
     case "take":
       return {
         line:
-          tn("moko.ev.take", event.cards, { name: who, piles: pileList(event.piles ?? []) }) +
+          tn(mine ? "moko.ev.take_you" : "moko.ev.take", event.cards, { name: who, piles: pileList(event.piles ?? []) }) +
           (event.how === "timeout" ? t("moko.ev.timeout") : ""),
         bubble: [event.seat, tn("moko.bubble.take", event.cards), "take"],
       };
@@ -118,14 +124,21 @@ export function eventText(event, { name, right = [] }) {
       };
     case "give":
       if (event.to === null || event.to === undefined) return { line: t("moko.ev.give_none", { name: who }) };
-      return {
-        line:
-          tn("moko.ev.give", event.cards, { name: who, to: name(event.to) }) +
-          (event.how === "timeout" ? t("moko.ev.timeout") : ""),
-        bubble: [event.seat, tn("moko.bubble.give", event.cards, { to: name(event.to) }), "give"],
-      };
-    case "end":
-      return { line: t("moko.ev.end", { names: (event.emptied ?? []).map(name).join(t("moko.and")) }) };
+      {
+        const toYou = viewer !== null && event.to === viewer;
+        return {
+          line:
+            tn(toYou ? "moko.ev.give_to_you" : "moko.ev.give", event.cards, { name: who, to: name(event.to) }) +
+            (event.how === "timeout" ? t("moko.ev.timeout") : ""),
+          bubble: [event.seat, tn(toYou ? "moko.bubble.give_to_you" : "moko.bubble.give", event.cards, { to: name(event.to) }), "give"],
+        };
+      }
+    case "end": {
+      const emptied = event.emptied ?? [];
+      const others = emptied.filter((seat) => seat !== viewer).map(name).join(t("moko.and"));
+      if (!emptied.includes(viewer)) return { line: t("moko.ev.end", { names: others }) };
+      return { line: others ? t("moko.ev.end_with_you", { names: others }) : t("moko.ev.end_you") };
+    }
     default:
       return { line: event.type };
   }
@@ -364,7 +377,7 @@ export class MokochakaBoard {
     const node = this.seatNode(seat)?.querySelector(".mk-bubble");
     if (!node) return;
     node.className = `mk-bubble mk-bubble--${kind}`;
-    node.textContent = text;
+    node.replaceChildren(h("span", { class: "mk-bubble-text" }, text));
     node.hidden = false;
     clearTimeout(this.bubbleTimers.get(seat));
     if (ms === null) return;
@@ -385,14 +398,20 @@ export class MokochakaBoard {
     if (ms !== null) this.judgeTimer = setTimeout(() => (this.judgeBox.hidden = true), ms);
   }
 
+  /** Take the judge's line off the table (a new flip asks for a new call). */
+  clearJudge() {
+    clearTimeout(this.judgeTimer);
+    this.judgeBox.replaceChildren();
+    this.judgeBox.hidden = true;
+  }
+
   /** Take every bubble and the judge's line off the table. */
   clearTalk() {
     for (const timer of this.bubbleTimers.values()) clearTimeout(timer);
     this.bubbleTimers.clear();
     clearTimeout(this.judgeTimer);
     for (const node of this.root.querySelectorAll(".mk-bubble")) node.hidden = true;
-    this.judgeBox.replaceChildren();
-    this.judgeBox.hidden = true;
+    this.clearJudge();
   }
 
   // --- replay ---------------------------------------------------------------------------
@@ -408,7 +427,11 @@ export class MokochakaBoard {
     const flipped = animate ? fresh.filter((event) => event.type === "flip").at(-1) ?? null : null;
     this.render(frame, { flipped });
     for (const event of fresh) {
-      const { bubble, judge } = eventText(event, { name: this.names.name, right: judgementBefore(frame, event) });
+      const { bubble, judge } = eventText(event, {
+        name: this.names.name,
+        viewer: this.seat,
+        right: judgementBefore(frame, event),
+      });
       if (judge) this.judge(judge, { ms: null });
       if (bubble) this.bubble(...bubble, { ms: null });
     }
@@ -474,7 +497,7 @@ export function summary({ players, level }) {
 export function describe(frame, { previous = null, viewer, players, level }) {
   const { name } = seatNames(players, viewer, level);
   const lines = newEvents(frame, previous).map((event) => {
-    const { line } = eventText(event, { name, right: judgementBefore(frame, event) });
+    const { line } = eventText(event, { name, viewer, right: judgementBefore(frame, event) });
     const seconds = TIMED.has(event.type) ? sinceFlip(frame, event) : null;
     return seconds === null
       ? line

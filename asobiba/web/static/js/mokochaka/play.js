@@ -155,8 +155,10 @@ function update(next, nextLegal, { quiet, left = null }) {
     ring = { flips: obs.flips, start: performance.now() - Math.max(0, ms - callLeft), ms };
   }
   if (obs.phase !== "call") stopRing();
+  // The last flip's "Right call" is old news once a new card asks for a call.
+  if (flipped) board.clearJudge();
   render({ flipped: quiet ? null : flipped });
-  for (const event of fresh) tell(event, { quiet });
+  for (const event of fresh) tell(event, { quiet, old: Boolean(flipped) && event.n < flipped.n });
   if (obs.phase === "call") runRing();
   afterUpdate();
 }
@@ -319,7 +321,9 @@ function renderPad(act) {
       ? t("moko.assemble_hint")
       : act === "grab"
         ? t("moko.grab_hint")
-        : t("moko.wait_hint");
+        : obs?.phase === "call"
+          ? t("moko.turn.call_wait")
+          : t("moko.pad_idle");
 }
 
 function addAnimal(animal) {
@@ -401,13 +405,19 @@ document.addEventListener("keydown", (event) => {
 
 // --- what happened: speech bubbles and the log ------------------------------------------------
 
-function tell(event, { quiet = false } = {}) {
+/** Put an event in the log and on the table; an `old` one (before a flip in the same message)
+ * shows no judge's line, which belongs to the flip before. */
+function tell(event, { quiet = false, old = false } = {}) {
   if (event.type === "judgement") lastJudgement = event.correct ?? [];
-  const { line, bubble, judge } = eventText(event, { name: seatName, right: lastJudgement ?? [] });
+  const { line, bubble, judge } = eventText(event, {
+    name: seatName,
+    viewer: page.room?.seat ?? null,
+    right: lastJudgement ?? [],
+  });
   log.prepend(h("li", { class: `mk-log-line mk-log-line--${event.type}`, "data-event": event.type, "data-n": String(event.n) }, line));
   while (log.children.length > 60) log.lastElementChild.remove();
   if (quiet) return;
-  if (judge) board.judge(judge);
+  if (judge && !old) board.judge(judge);
   if (bubble) board.bubble(...bubble);
 }
 
