@@ -180,7 +180,9 @@ export class Review {
       );
     }
     if (next) {
-      const best = t("review.best_here", {
+      // Spoken to the viewer when it is their move: "Your best move here", not "Best for You".
+      const yours = next.seat === this.context.viewer;
+      const best = t(yours ? "review.best_here_you" : "review.best_here", {
         who: this.context.name(next.seat),
         move: this.module.moveName(next.best),
       });
