@@ -124,7 +124,7 @@ def test_every_sentence_about_seats_has_its_second_person_forms() -> None:
     """Issue 20 ("You pays all 60", "won on You's discard"): a sentence the table words with
     ``said`` has a form for the viewer as its subject (``.you``) and, when it names the seat it
     came from, one for the viewer there (``.from_you``), in both languages."""
-    modules = Path(pages.__file__).parents[1] / "web" / "static" / "js" / "michikake"
+    modules = pages.WEB_DIR / "static" / "js" / "michikake"
     calls = [
         match for path in modules.glob("*.js") for match in SAID.findall(path.read_text("utf-8"))
     ]
