@@ -88,7 +88,7 @@ def follow_a_blunder(page: Any, review: dict[str, Any], words: dict[str, str]) -
     line = page.locator("#review-now [data-part=best]").inner_text()
     assert words["review.pit"].replace("{n}", str(move["best"]["pit"] + 1)) in line
     if move["seat"] == review_seat(page):  # spoken to the viewer, not about "You"
-        assert line.strip().startswith(words["review.best_here_you"].split("{move}")[0])
+        assert words["review.best_here_you"].split("{move}")[0] in line
     # One step on, the move itself is shown with its class.
     page.click("#next")
     arrived = page.locator("#review-now [data-part=arrived] .grade")
