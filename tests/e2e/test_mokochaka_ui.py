@@ -326,7 +326,8 @@ def test_the_replay_shows_the_calls_with_their_times(new_page: Any) -> None:
     # The first frame: the table dealt, the starting seat's words, the slider at its start.
     assert page.locator(".mk-seat").count() == GAME.max_seats
     assert page.locator(".mk-seats--you .mk-seat--you").count() == 1
-    assert "starts" in page.text_content("#move-text")
+    # "… and starts." or, when the seat drawn is yours, "You … and start."
+    assert "slept least lately and start" in page.text_content("#move-text")
     assert page.locator(".mk-bubble--start:not([hidden])").count() == 1
     # The end: the last frame says who won and marks them.
     page.keyboard.press("End")
