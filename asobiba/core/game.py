@@ -360,6 +360,23 @@ def paces_from(
     return {level: paces[level] for level in levels}
 
 
+def designed_pace(paces: Mapping[str, DesignedPace], level: str, game: str) -> Pace:
+    """``level``'s pace from a game's ``paces_from``; an unknown level raises
+    ``InvalidOptions``, as ``make_bot`` does."""
+    try:
+        return paces[level].pace
+    except KeyError:
+        raise InvalidOptions(f"unknown {game} bot level {level!r}; known: {list(paces)}") from None
+
+
+def pace_rows(
+    paces: Mapping[str, DesignedPace], names: Mapping[str, Mapping[str, str]]
+) -> list[DesignedValue]:
+    """The rule page's rows for every level's pace, weakest first; ``names`` is the game's
+    ``level_names()``."""
+    return [pace_value(names[level], designed) for level, designed in paces.items()]
+
+
 def pace_value(level_name: Mapping[str, str], designed: DesignedPace) -> DesignedValue:
     """The rule page's row for one level's pace (``level_name`` is ``{"ja", "en"}``): the
     range and the median, as a player would time them, and the data file's reason."""

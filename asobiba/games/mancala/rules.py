@@ -24,12 +24,14 @@ from asobiba.core.game import (
     Lesson,
     LessonVerdict,
     RecordField,
+    designed_pace,
+    pace_rows,
 )
 from asobiba.core.options import OptionSpec, resolve_options
 from asobiba.games.mancala import analysis, lessons
 from asobiba.games.mancala import board as kernel
 from asobiba.games.mancala.board import Rules
-from asobiba.games.mancala.data import GRADES, LEVELS, Grades, Level, pace_for, pace_rows
+from asobiba.games.mancala.data import GRADES, LEVELS, PACES, Grades, Level
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +123,7 @@ class Mancala:
         """How long this level's bot seems to take before its move shows (data.toml
         ``[[pace]]``): the room shows its moves ``pace.draw(rng)`` seconds after asking it,
         never when its computation happens to finish, which could tell its cards."""
-        return pace_for(level)
+        return designed_pace(PACES, level, "mancala")
 
     def record_fields(self) -> list[RecordField]:
         return []  # wins, streaks and the best margin (common to every game) say it all
@@ -140,7 +142,7 @@ class Mancala:
                 )
                 for level in LEVELS
             ]
-            + pace_rows()
+            + pace_rows(PACES, self.level_names())
             + [
                 DesignedValue(
                     name={

@@ -24,7 +24,7 @@ from typing import Any
 
 from asobiba.core.bots import Bot, Pace
 from asobiba.core.errors import IllegalAction, InvalidOptions
-from asobiba.core.game import DesignedValue, RecordField, RecordValue
+from asobiba.core.game import DesignedValue, RecordField, RecordValue, designed_pace, pace_rows
 from asobiba.core.options import OptionSpec, resolve_options
 from asobiba.core.rng import is_seed
 from asobiba.games.michikake.cards import is_card, is_two_sets, sort_cards
@@ -35,12 +35,11 @@ from asobiba.games.michikake.data import (
     FIRST_DEALER,
     LEVELS,
     MAX_STEALS,
+    PACES,
     START_POINTS,
     VALUES,
     YAKU,
     Level,
-    pace_for,
-    pace_rows,
 )
 from asobiba.games.michikake.flow import (
     close_window,
@@ -113,7 +112,7 @@ class Michikake:
         """How long this level's bot seems to take before its move shows (data.toml
         ``[[pace]]``): the room shows its moves ``pace.draw(rng)`` seconds after asking it,
         never when its computation happens to finish, which could tell its cards."""
-        return pace_for(level)
+        return designed_pace(PACES, level, "michikake")
 
     def make_bot(self, level: str, seed: int) -> Bot:
         from asobiba.games.michikake.bots import make_bot
@@ -160,7 +159,7 @@ class Michikake:
             )
             for level in LEVELS
         ]
-        rows += pace_rows()
+        rows += pace_rows(PACES, self.level_names())
         return rows
 
     # --- the session ---------------------------------------------------------------------------

@@ -8,9 +8,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from asobiba.core.bots import Pace
-from asobiba.core.errors import InvalidOptions
-from asobiba.core.game import DesignedPace, DesignedValue, pace_value, paces_from
+from asobiba.core.game import DesignedPace, paces_from
 
 
 @dataclass(frozen=True)
@@ -137,18 +135,3 @@ PACES: dict[str, DesignedPace] = paces_from(
 )
 """Each level's pace, weakest first: the room shows that bot's moves ``pace.draw(rng)`` seconds
 after asking it, never when its computation happens to finish (core.bots.Pace says why)."""
-
-
-def pace_for(level: str) -> Pace:
-    """``level``'s pace; an unknown level raises ``InvalidOptions``, as ``make_bot`` does."""
-    try:
-        return PACES[level].pace
-    except KeyError:
-        raise InvalidOptions(f"unknown momojan bot level {level!r}; known: {list(PACES)}") from None
-
-
-def pace_rows() -> list[DesignedValue]:
-    """The rule page's rows for the levels' paces, weakest first."""
-    return [
-        pace_value({"ja": level.name_ja, "en": level.name_en}, PACES[level.id]) for level in LEVELS
-    ]

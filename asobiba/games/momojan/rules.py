@@ -21,11 +21,11 @@ from typing import Any
 
 from asobiba.core.bots import Bot, Pace
 from asobiba.core.errors import IllegalAction, InvalidOptions
-from asobiba.core.game import DesignedValue, RecordField, RecordValue
+from asobiba.core.game import DesignedValue, RecordField, RecordValue, designed_pace, pace_rows
 from asobiba.core.options import OptionSpec, resolve_options
 from asobiba.core.rng import deal_rng, is_seed
 from asobiba.games.momojan.cards import DECK, Card, is_card, is_peach, sort_cards
-from asobiba.games.momojan.data import BONUSES, NUMBERS, RULES, YAKU, Level, pace_for, pace_rows
+from asobiba.games.momojan.data import BONUSES, NUMBERS, PACES, RULES, YAKU, Level
 from asobiba.games.momojan.data import LEVELS as BOT_LEVELS
 from asobiba.games.momojan.data import OPTIONS as OPTION_ROWS
 from asobiba.games.momojan.hand import hand_waits, is_complete, sets_in, sets_with
@@ -228,7 +228,7 @@ class Momojan:
         """How long this level's bot seems to take before its move shows (data.toml
         ``[[pace]]``): the room shows its moves ``pace.draw(rng)`` seconds after asking it,
         never when its computation happens to finish, which could tell its cards."""
-        return pace_for(level)
+        return designed_pace(PACES, level, "momojan")
 
     def designed_values(self) -> list[DesignedValue]:
         rows = [
@@ -279,7 +279,7 @@ class Momojan:
             )
             for level in BOT_LEVELS
         ]
-        rows += pace_rows()
+        rows += pace_rows(PACES, self.level_names())
         return rows
 
     def new_state(self, options: Mapping[str, Any], seats: int = 2, seed: int = 0) -> MomojanState:
