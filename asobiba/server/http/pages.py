@@ -193,6 +193,17 @@ def games(request: Request) -> Response:
     return _render(request, "games.html", "games")
 
 
+def _table(game: str) -> dict[str, Any]:
+    """What a game's play page needs to draw its settings and table, new game or room."""
+    return {
+        "game": game,
+        "options": _options_json(game),
+        "levels": _levels_json(game),
+        "seats": _seats_json(game),
+        "hints": analyses(get_game(game)),
+    }
+
+
 @page("/games/{game}")
 def play(request: Request, game: str) -> Response:
     if game in COMING:
@@ -205,11 +216,7 @@ def play(request: Request, game: str) -> Response:
         request,
         f"play_{game}.html",
         "play",
-        game=game,
-        options=_options_json(game),
-        levels=_levels_json(game),
-        seats=_seats_json(game),
-        hints=analyses(get_game(game)),
+        **_table(game),
     )
 
 
@@ -311,11 +318,7 @@ def room(request: Request, game: str, room_id: str) -> Response:
         request,
         f"play_{game}.html",
         "play",
-        game=game,
-        options=_options_json(game),
-        levels=_levels_json(game),
-        seats=_seats_json(game),
-        hints=analyses(get_game(game)),
+        **_table(game),
         room={
             "room_id": brief.id,
             "seat": seat,
