@@ -10,6 +10,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import (
     JSON,
+    Boolean,
     DateTime,
     Float,
     ForeignKey,
@@ -49,13 +50,19 @@ class Player(Base):
     __tablename__ = "players"
     id: Mapped[str] = mapped_column(String(36), primary_key=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    name: Mapped[str | None] = mapped_column(String(24))
+    """The display name chosen the first time they joined a table (``social/names.py``)."""
 
 
 class RoomRow(Base):
     """One game: its setup and, once over, its outcome. The moves are in ``room_events``."""
 
     __tablename__ = "rooms"
-    __table_args__ = (Index("ix_rooms_unfinished", "finished_at"),)
+    __table_args__ = (
+        Index("ix_rooms_unfinished", "finished_at"),
+        Index("ix_rooms_code", "code", unique=True),
+        Index("ix_rooms_status", "status", "public"),
+    )
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game: Mapped[str] = mapped_column(String(32))
     options: Mapped[dict[str, Any]]
@@ -68,10 +75,21 @@ class RoomRow(Base):
     clock_at: Mapped[float | None] = mapped_column(Float)
     """The game time at which the room's clock was last stopped (``server/rooms/clock.py``)."""
     seats: Mapped[list[Any]]
-    """One entry per seat: ``{"player": id}`` for a person, ``{"bot": level}`` for a bot."""
+    """One entry per seat: ``{"player": id, "name": name}`` for a person, ``{"bot": level}`` for
+    a bot, ``{"open": true}`` for a seat still waiting for a person (``status`` "waiting")."""
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     outcome: Mapped[dict[str, Any] | None]
+    status: Mapped[str] = mapped_column(String(16), default="playing")
+    """``waiting`` (open seats still being taken: no events yet) or ``playing``."""
+    code: Mapped[str | None] = mapped_column(String(8))
+    """A table's short code to type (``social/tables.py``); None for games against bots."""
+    public: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Listed in the lobby, or reachable by its link and code only."""
+    host: Mapped[str | None] = mapped_column(String(36))
+    """The guest who set the table; None for games against bots."""
+    settings: Mapped[dict[str, Any] | None]
+    """The table's settings (``social.tables.TableSettings.to_json``) and ``started_at``."""
 
 
 class RoomEvent(Base):
@@ -84,6 +102,25 @@ class RoomEvent(Base):
     """None for a timed event applied by ``advance``."""
     action: Mapped[dict[str, Any] | None]
     at: Mapped[float] = mapped_column(Float)
+    standin: Mapped[str | None] = mapped_column(String(32))
+    """The level of the stand-in bot that played this event for an absent or out-of-time
+    person; None for everything else."""
+
+
+class RoomChat(Base):
+    """One line of a table's chat: ``text`` or a ``stamp`` (``social/chat.py``), from a guest
+    seated at ``seat`` (None: a spectator). Kept with the room; its replay shows it."""
+
+    __tablename__ = "room_chat"
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    n: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int | None] = mapped_column(Integer)
+    player_id: Mapped[str] = mapped_column(String(36))
+    name: Mapped[str] = mapped_column(String(24))
+    text: Mapped[str | None] = mapped_column(String(400))
+    stamp: Mapped[str | None] = mapped_column(String(16))
+    at: Mapped[float] = mapped_column(Float)
+    """Wall-clock seconds (Unix time)."""
 
 
 class Result(Base):
@@ -113,6 +150,10 @@ class Result(Base):
     hints: Mapped[int] = mapped_column(Integer, default=0)
     """Hints this player asked for in the game: any at all keeps it apart from the unassisted
     records."""
+    people: Mapped[int] = mapped_column(Integer, default=1)
+    """How many people sat at the table: 1 is a game against bots; more are kept apart."""
+    standin: Mapped[bool] = mapped_column(Boolean, default=False)
+    """A stand-in bot played for an absent (or out-of-time) person in this game."""
     finished_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
 
