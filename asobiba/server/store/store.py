@@ -17,10 +17,34 @@ from asobiba.server.store.db import (
     Player,
     Result,
     Review,
+    RoomChat,
     RoomEvent,
     RoomHint,
     RoomRow,
 )
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    """One line of a table's chat (``social/chat.py``): ``text`` or a ``stamp``."""
+
+    n: int
+    seat: int | None
+    player: str
+    name: str
+    text: str | None
+    stamp: str | None
+    at: float
+    """Wall-clock seconds."""
+
+    def to_json(self) -> dict[str, Any]:
+        """What every watcher and the replay see: never the guest's id."""
+        entry: dict[str, Any] = {"n": self.n, "seat": self.seat, "name": self.name, "at": self.at}
+        if self.text is not None:
+            entry["text"] = self.text
+        if self.stamp is not None:
+            entry["stamp"] = self.stamp
+        return entry
 
 
 @dataclass(frozen=True)
@@ -47,6 +71,16 @@ class StoredRoom:
     """The hints given, in order (they change no state, so ``events`` holds none)."""
     clock_at: float | None = None
     """The game time at which the room's clock was last stopped, if it ever was."""
+    status: str = "playing"
+    """``waiting`` (a table whose open seats are being taken: no events yet) or ``playing``."""
+    code: str | None = None
+    public: bool = False
+    host: str | None = None
+    settings: dict[str, Any] | None = None
+    """A table's settings (``social.tables.TableSettings``); None for a game against bots."""
+    standins: tuple[str | None, ...] = ()
+    """Per event (same order as ``events``): the level of the stand-in that played it, or None."""
+    chat: tuple[ChatLine, ...] = ()
 
     @property
     def abandoned(self) -> bool:
@@ -129,7 +163,15 @@ class Store:
         rule_key: str,
         seed: int,
         seats: list[dict[str, Any]],
+        *,
+        status: str = "playing",
+        code: str | None = None,
+        public: bool = False,
+        host: str | None = None,
+        settings: dict[str, Any] | None = None,
     ) -> None:
+        """Store a new room. A table's ``code`` is unique: a clash raises ``IntegrityError``
+        (the caller draws another)."""
         with self.sessions.begin() as session:
             session.add(
                 RoomRow(
@@ -143,6 +185,88 @@ class Store:
                     created_at=now(),
                     finished_at=None,
                     outcome=None,
+                    status=status,
+                    code=code,
+                    public=public,
+                    host=host,
+                    settings=settings,
+                )
+            )
+
+    def update_table(
+        self,
+        room_id: str,
+        seats: list[dict[str, Any]],
+        status: str,
+        settings: dict[str, Any] | None,
+    ) -> None:
+        """A waiting table's seats changed (a person joined or left, a seat was removed), or it
+        started (``status`` "playing", its final seats and ``settings.started_at``). Only a
+        waiting table changes: a started one's seats are fixed with its log."""
+        with self.sessions.begin() as session:
+            changed = session.execute(
+                update(RoomRow)
+                .where(RoomRow.id == room_id, RoomRow.status == "waiting")
+                .values(seats=seats, status=status, settings=settings)
+            )
+            if changed.rowcount != 1:  # type: ignore[attr-defined]
+                raise RuntimeError(f"room {room_id} is not a waiting table")
+
+    def close_table(self, room_id: str) -> None:
+        """The host left a table before it started: it ends unplayed, like an abandoned game."""
+        with self.sessions.begin() as session:
+            session.execute(
+                update(RoomRow)
+                .where(RoomRow.id == room_id, RoomRow.finished_at.is_(None))
+                .values(finished_at=now(), outcome=dict(ABANDONED))
+            )
+
+    def room_by_code(self, code: str) -> RoomBrief | None:
+        """The table with this short code (any case, spaces around ignored), if any."""
+        with self.sessions() as session:
+            row = session.scalars(
+                select(RoomRow).where(RoomRow.code == code.strip().upper())
+            ).first()
+            return None if row is None else _brief(row)
+
+    def public_tables(self, limit: int = 100) -> list[RoomRow]:
+        """Unfinished public tables, newest first: what the lobby lists at start-up."""
+        with self.sessions() as session:
+            return list(
+                session.scalars(
+                    select(RoomRow)
+                    .where(RoomRow.public.is_(True), RoomRow.finished_at.is_(None))
+                    .order_by(RoomRow.created_at.desc())
+                    .limit(limit)
+                ).all()
+            )
+
+    def player_name(self, player_id: str) -> str | None:
+        with self.sessions() as session:
+            player = session.get(Player, player_id)
+            return None if player is None else player.name
+
+    def set_player_name(self, player_id: str, name: str) -> None:
+        with self.sessions.begin() as session:
+            player = session.get(Player, player_id)
+            if player is None:
+                session.add(Player(id=player_id, created_at=now(), name=name))
+            else:
+                player.name = name
+
+    def add_chat(self, room_id: str, line: ChatLine) -> None:
+        """Keep a chat line with its room (before anyone sees it, like a move)."""
+        with self.sessions.begin() as session:
+            session.add(
+                RoomChat(
+                    room_id=room_id,
+                    n=line.n,
+                    seat=line.seat,
+                    player_id=line.player,
+                    name=line.name,
+                    text=line.text,
+                    stamp=line.stamp,
+                    at=line.at,
                 )
             )
 
@@ -154,12 +278,17 @@ class Store:
         action: dict[str, Any] | None,
         at: float,
         finish: Finish | None = None,
+        standin: str | None = None,
     ) -> None:
         """Log one event; with ``finish`` (the event ends the game) mark the room finished and
         write its results in the same transaction, so a crash can never keep the one without
-        the other."""
+        the other. ``standin``: the level of the stand-in that played it for a person."""
         with self.sessions.begin() as session:
-            session.add(RoomEvent(room_id=room_id, seq=seq, seat=seat, action=action, at=at))
+            session.add(
+                RoomEvent(
+                    room_id=room_id, seq=seq, seat=seat, action=action, at=at, standin=standin
+                )
+            )
             if finish is not None:
                 session.flush()
                 _finish(session, room_id, finish)
@@ -187,6 +316,9 @@ class Store:
                 .where(RoomHint.room_id == room_id)
                 .order_by(RoomHint.seq, RoomHint.seat)
             ).all()
+            chat = session.scalars(
+                select(RoomChat).where(RoomChat.room_id == room_id).order_by(RoomChat.n)
+            ).all()
             return StoredRoom(
                 id=row.id,
                 game=row.game,
@@ -198,6 +330,15 @@ class Store:
                 outcome=row.outcome,
                 hints=tuple(StoredHint(h.seq, h.seat, h.action, h.at) for h in hints),
                 clock_at=row.clock_at,
+                status=row.status,
+                code=row.code,
+                public=row.public,
+                host=row.host,
+                settings=row.settings,
+                standins=tuple(e.standin for e in events),
+                chat=tuple(
+                    ChatLine(c.n, c.seat, c.player_id, c.name, c.text, c.stamp, c.at) for c in chat
+                ),
             )
 
     def abandon_oldest(self, player_id: str, keep: int, busy: set[str]) -> list[str]:
@@ -302,13 +443,7 @@ class Store:
         sits where (cheaper than ``load_room`` for a long game)."""
         with self.sessions() as session:
             row = session.get(RoomRow, room_id)
-            if row is None:
-                return None
-            finished = row.finished_at is not None and row.outcome != ABANDONED
-            playing = row.finished_at is None
-            return RoomBrief(
-                row.id, row.game, row.options, row.seats, row.created_at, finished, playing
-            )
+            return None if row is None else _brief(row)
 
     def unfinished_rooms(self, player_id: str, game: str, limit: int = 20) -> list[RoomBrief]:
         """The player's unfinished rooms of one game, newest first.
@@ -330,6 +465,12 @@ class Store:
                 )
                 for row in mine
             ]
+
+
+def _brief(row: RoomRow) -> RoomBrief:
+    finished = row.finished_at is not None and row.outcome != ABANDONED
+    playing = row.finished_at is None
+    return RoomBrief(row.id, row.game, row.options, row.seats, row.created_at, finished, playing)
 
 
 @dataclass(frozen=True)
