@@ -1,4 +1,4 @@
-"""The site's HTML pages: home, play, rules, records, replay and the language switch.
+"""The site's HTML pages: home, play, rules, records, replay, the lobby and the language switch.
 
 The pages are thin shells: templates in ``asobiba/web/templates`` get the UI strings of the
 visitor's language (``asobiba/web/i18n/<lang>.json``) and the game's declared options and levels;
@@ -44,6 +44,8 @@ LANG_COOKIE = "lang"
 LANG_COOKIE_MAX_AGE = 365 * 24 * 60 * 60
 
 _ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_TABLE_CODE = re.compile(r"[A-Za-z0-9]{4,8}")
+"""A table's short code as a visitor may type it (``social/tables.py`` ``new_code`` makes 6)."""
 
 router = APIRouter()
 templates = Jinja2Templates(directory=TEMPLATES_DIR)
@@ -332,6 +334,41 @@ def room(request: Request, game: str, room_id: str) -> Response:
             },
         },
     )
+
+
+@page("/tables")
+def tables(request: Request) -> Response:
+    """The lobby: public tables waiting for people and being played (``static/js/lobby.js``
+    reads ``GET /api/tables``, then ``WS /ws/lobby``), and a box for a table's code."""
+    return _render(
+        request,
+        "tables.html",
+        "tables",
+        games={name: {"options": _options_json(name)} for name in game_names()},
+    )
+
+
+@page("/t")
+def table_code_form(request: Request, code: str = "") -> Response:
+    """The lobby's code box without scripts (a GET form): on to ``/t/{code}``."""
+    code = code.strip()
+    if not _TABLE_CODE.fullmatch(code):
+        return not_found_page(request)
+    return RedirectResponse(f"/t/{code.upper()}", status_code=303)
+
+
+@page("/t/{code}")
+def table_code(request: Request, code: str) -> Response:
+    """A table's short code (any case) leads to the table's own address; an unknown or
+    malformed code is the 404 page."""
+    code = code.strip()
+    if not _TABLE_CODE.fullmatch(code):
+        return not_found_page(request)
+    store: Store = request.app.state.hub.store
+    brief = store.room_by_code(code)
+    if brief is None:
+        return not_found_page(request)
+    return RedirectResponse(f"/games/{brief.game}/{brief.id}", status_code=303)
 
 
 def _room_brief(request: Request, room_id: str) -> RoomBrief | None:
