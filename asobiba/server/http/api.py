@@ -20,7 +20,7 @@ from asobiba.server.http.identity import ensure_player_id, player_id
 from asobiba.server.http.limits import address_key
 from asobiba.server.rooms.recovery import states
 from asobiba.server.store.db import Review
-from asobiba.server.store.records import accuracy_by_rules, game_list, summarize
+from asobiba.server.store.records import accuracy_by_rules, game_list, newest, summarize
 from asobiba.server.store.store import RoomBrief, StoredRoom
 
 router = APIRouter(prefix="/api")
@@ -188,23 +188,46 @@ def _hints(stored: StoredRoom, shown: list[int], viewer: int | None) -> list[dic
     ]
 
 
+def _replay_seat(spec: dict[str, Any]) -> dict[str, Any]:
+    """A seat as the replay names it: a bot and its level, or a person and the name they took
+    the seat with (None for a seat stored without one). Never the guest's id."""
+    if "bot" in spec:
+        return {"kind": "bot", "name": None, "level": spec["bot"]}
+    return {"kind": "human", "name": spec.get("name")}
+
+
+def _standins(stored: StoredRoom, shown: list[int]) -> list[dict[str, Any]]:
+    """The moves a stand-in bot played for a person: one entry per frame and seat, on the frame
+    showing the position after the move (as hints are placed), with the stand-in's level."""
+    marks: dict[tuple[int, int], dict[str, Any]] = {}
+    for n, ((seat, _, _), level) in enumerate(zip(stored.events, stored.standins, strict=False)):
+        if level is not None and seat is not None:
+            frame = shown[n + 1]
+            marks.setdefault((frame, seat), {"frame": frame, "seat": seat, "level": level})
+    return list(marks.values())
+
+
 @router.get("/records/{game_name}")
 async def records(game_name: str, request: Request) -> dict[str, Any]:
-    """The guest's rows (rule set × players × strength × seat) and stored games; ``fields`` are
-    the game's own figures each row's ``stats`` holds (``Game.record_fields``)."""
+    """The guest's rows (people at the table × rule set × players × strength × seat: games with
+    other people apart from games against bots) and stored games (with how many people played,
+    whether a stand-in played, and each seat's name); ``fields`` are the game's own figures
+    each row's ``stats`` holds (``Game.record_fields``)."""
     game = _game(game_name)
     fields = game.record_fields()
     described = [dataclasses.asdict(spec) for spec in fields]
     person = player_id(request)
     if person is None:
         return {"fields": described, "rows": [], "games": [], "accuracy": []}
-    results = await asyncio.to_thread(request.app.state.hub.store.results, person, game_name)
+    store = request.app.state.hub.store
+    results = await asyncio.to_thread(store.results, person, game_name)
     rows = summarize(results, game.levels, fields)
-    reviewed = await asyncio.to_thread(request.app.state.hub.store.reviewed, person, game_name)
+    seats = await asyncio.to_thread(store.room_seats, [r.room_id for r in newest(results)])
+    reviewed = await asyncio.to_thread(store.reviewed, person, game_name)
     return {
         "fields": described,
         "rows": rows,
-        "games": game_list(results),
+        "games": game_list(results, seats=seats),
         "accuracy": accuracy_by_rules(reviewed),
     }
 
@@ -234,10 +257,12 @@ async def replay(room_id: str, request: Request, reveal: bool = False) -> dict[s
         "options": stored.options,
         "level": level,
         "seat": seat_of_viewer,
-        "seats": [{"kind": "bot" if "bot" in s else "human"} for s in stored.seats],
+        "seats": [_replay_seat(spec) for spec in stored.seats],
         "frames": frames,
         "frame_events": events,
         "hints": _hints(stored, shown, seat_of_viewer),
+        "standins": _standins(stored, shown),
+        "chat": [line.to_json() for line in stored.chat],
         "revealed": reveal and reveals(game),
         "can_reveal": reveals(game),
         "can_review": reviews(game),

@@ -2,13 +2,15 @@
 
 Results are kept per player × game × rule set × number of players × bot level × seat order
 (0 = moved first), and games where the player took a hint in rows of their own, so assisted
-wins never mix into the unassisted figures.
+wins never mix into the unassisted figures. Games with other people at the table (``people``
+above 1) are rows of their own too, after every game against bots, split by how many people
+played.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,12 +26,14 @@ def results_for(
     seats: list[dict[str, Any]],
     outcome: dict[str, Any],
     hints: list[int] | None = None,
+    standin: bool = False,
 ) -> list[Result]:
-    """One ``Result`` per person in a game against bots (games between people come later);
-    ``hints`` says how many hints each seat asked for."""
+    """One ``Result`` per person seat of a finished game, against bots or between people:
+    ``people`` is how many person seats the table had, ``level`` the bots' level ("" when no
+    seat was a bot), ``hints`` says how many hints each seat asked for and ``standin`` whether
+    a stand-in bot played for a person in the game."""
     bots = [spec["bot"] for spec in seats if "bot" in spec]
-    if not bots:
-        return []
+    people = sum(1 for spec in seats if "player" in spec)
     resolved = game.resolve_options(options)
     results = []
     scores = outcome["scores"]
@@ -51,7 +55,7 @@ def results_for(
                 game=game.name,
                 rule_key=rule_key(resolved),
                 options=resolved,
-                level=bots[0],
+                level=bots[0] if bots else "",
                 seat=seat,
                 players=len(seats),
                 stats=game.record(outcome, seat),
@@ -60,6 +64,8 @@ def results_for(
                 opponent_score=best_other,
                 margin=sign * outcome.get("margin", abs(scores[seat] - best_other)),
                 hints=hints[seat] if hints else 0,
+                people=people,
+                standin=standin,
             )
         )
     return results
@@ -74,6 +80,8 @@ class Row:
     seat: int
     hinted: bool = False
     """The row counts games where the player took hints (kept apart from unassisted play)."""
+    people: int = 1
+    """How many people sat at the row's tables: 1 for games against bots."""
     games: int = 0
     wins: int = 0
     draws: int = 0
@@ -112,6 +120,7 @@ class Row:
             "level": self.level,
             "seat": self.seat,
             "hinted": self.hinted,
+            "people": self.people,
             "games": self.games,
             "wins": self.wins,
             "draws": self.draws,
@@ -140,32 +149,63 @@ def _combine(spec: RecordField, values: list[RecordValue]) -> float | list[list[
     return min(numbers) if spec.how == "min" else max(numbers)
 
 
+def _people(result: Result) -> int:
+    """How many people sat at the result's table (a row made before ``people`` existed: 1)."""
+    return result.people or 1
+
+
 def summarize(
     results: Iterable[Result], level_order: list[str], fields: list[RecordField] | None = None
 ) -> list[dict[str, Any]]:
-    """Aggregate results (oldest first) into rows: rule set, number of players, strength, seat,
-    and whether the player took hints (those rows after the unassisted ones)."""
-    rows: dict[tuple[bool, str, int, str, int], Row] = {}
+    """Aggregate results (oldest first) into rows: number of people at the table, rule set,
+    number of players, strength, seat, and whether the player took hints. Games against bots
+    come first (the hinted rows after the unassisted ones), then the games with people, fewest
+    people first, so no game with people ever counts in a row against the computer."""
+    rows: dict[tuple[int, bool, str, int, str, int], Row] = {}
     for result in results:
         hinted = bool(result.hints)
-        key = (hinted, result.rule_key, result.players, result.level, result.seat)
+        people = _people(result)
+        key = (people, hinted, result.rule_key, result.players, result.level, result.seat)
         if key not in rows:
             rows[key] = Row(
-                result.rule_key, result.options, result.players, result.level, result.seat, hinted
+                result.rule_key,
+                result.options,
+                result.players,
+                result.level,
+                result.seat,
+                hinted,
+                people,
             )
         rows[key].add(result)
 
-    def order(key: tuple[bool, str, int, str, int]) -> tuple[bool, str, int, int, int]:
-        hinted, rule, players, level, seat = key
+    def order(key: tuple[int, bool, str, int, str, int]) -> tuple[int, bool, str, int, int, int]:
+        people, hinted, rule, players, level, seat = key
         rank = level_order.index(level) if level in level_order else len(level_order)
-        return hinted, rule, players, rank, seat
+        return people, hinted, rule, players, rank, seat
 
     return [rows[key].to_json(fields or []) for key in sorted(rows, key=order)]
 
 
-def game_list(results: Iterable[Result], limit: int = 50) -> list[dict[str, Any]]:
-    """The newest stored games, newest first, each with what the replay link needs."""
-    newest = sorted(results, key=lambda r: (r.finished_at, r.id), reverse=True)[:limit]
+def newest(results: Iterable[Result], limit: int = 50) -> list[Result]:
+    """The newest ``limit`` results, newest first: the games ``game_list`` lists."""
+    return sorted(results, key=lambda r: (r.finished_at, r.id), reverse=True)[:limit]
+
+
+def seat_names(seats: list[dict[str, Any]]) -> list[str | None]:
+    """Per seat, the name a person took it with; None for a bot or a seat stored without one."""
+    return [spec.get("name") if "player" in spec else None for spec in seats]
+
+
+def game_list(
+    results: Iterable[Result],
+    limit: int = 50,
+    seats: Mapping[str, list[dict[str, Any]]] | None = None,
+) -> list[dict[str, Any]]:
+    """The newest stored games, newest first, each with what the replay link needs: also how
+    many ``people`` played, whether a ``standin`` played for one of them and, from ``seats``
+    (each room's seats by id, ``Store.room_seats``), ``names``: per seat, the person's name or
+    None (a bot, or a seat stored without a name). Names are data: pages set them as text."""
+    seats = seats or {}
     return [
         {
             "room_id": r.room_id,
@@ -179,19 +219,24 @@ def game_list(results: Iterable[Result], limit: int = 50) -> list[dict[str, Any]
             "scores": [r.score, r.opponent_score],
             "margin": r.margin,
             "hints": r.hints,
+            "people": _people(r),
+            "standin": bool(r.standin),
+            "names": seat_names(seats.get(r.room_id, [])) or [None] * r.players,
             "stats": r.stats,
         }
-        for r in newest
+        for r in newest(results, limit)
     ]
 
 
 def accuracy_by_rules(reviewed: Iterable[tuple[Result, Review]]) -> list[dict[str, Any]]:
     """Per rule set, the player's average accuracy (share of best moves, ``reviews.summarize``)
-    over their reviewed games, each game counting once whatever its length. A game where the
-    player took a hint is left out: its best moves are not all the player's own."""
+    over their reviewed games against bots, each game counting once whatever its length. A game
+    where the player took a hint, or where a stand-in played for them, is left out: its best
+    moves are not all the player's own; so is a game with other people, which the figures
+    against the computer never count."""
     by_rules: dict[str, tuple[dict[str, Any], list[float]]] = {}
     for result, review in reviewed:
-        if result.hints:
+        if result.hints or result.standin or _people(result) > 1:
             continue
         accuracy = review.players[result.seat]["accuracy"]
         if accuracy is not None:

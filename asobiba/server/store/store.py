@@ -408,6 +408,16 @@ class Store:
                 ).all()
             )
 
+    def room_seats(self, room_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
+        """The seats of these rooms by id (the records' game list names the other players)."""
+        if not room_ids:
+            return {}
+        with self.sessions() as session:
+            rows = session.execute(
+                select(RoomRow.id, RoomRow.seats).where(RoomRow.id.in_(room_ids))
+            ).all()
+            return {room_id: seats for room_id, seats in rows}
+
     def save_review(
         self, room_id: str, seconds: float, moves: list[Any], players: list[Any]
     ) -> None:
