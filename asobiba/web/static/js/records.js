@@ -1,7 +1,10 @@
 // The records page: per game, GET /api/rooms?mine=unfinished (games to go back to), then
 // GET /api/records/{game} → one table of every rule set (strength × first/second, the rule sets
-// as row groups so the columns line up) and the list of stored games with links to replays.
+// as row groups so the columns line up), the games with other people at the table in a table
+// of their own ("With people": rule set × number of people × players × seat), and the list of
+// stored games with links to replays, the other players' names and a stand-in mark.
 // /records shows every game's, /records/{game} one game's (page data: `games`, `game`).
+// Names are data: they only ever become text nodes (h() children), never markup.
 import { getJSON } from "./api.js";
 import { h } from "./dom.js";
 import { LANG, pageData, t, tn } from "./i18n.js";
@@ -100,9 +103,17 @@ function accuracyLine(accuracy) {
   );
 }
 
+/** Who a row of games with people was played against: the people, and the bots' level if any
+ * seat was a bot. */
+function peopleOpponents(level, levels) {
+  return level ? t("records.people.and_bots", { level: levelName(level, levels) }) : t("records.people.only");
+}
+
 /** One rule set's rows (weakest opponent first, then by seat), under its name and, when some of
- * its games were reviewed, the average accuracy over them. */
+ * its games were reviewed, the average accuracy over them. Rows of games with people name the
+ * number of people in the title and who sat with them in the first column. */
 function ruleSetGroup(rows, info, fields, accuracy) {
+  const people = rows[0].people ?? 1;
   const order = new Map(info.levels.map((level, index) => [level.id, index]));
   rows.sort((a, b) => (order.get(a.level) ?? 99) - (order.get(b.level) ?? 99) || a.seat - b.seat);
   return h(
@@ -115,6 +126,7 @@ function ruleSetGroup(rows, info, fields, accuracy) {
         "th",
         { scope: "colgroup", colspan: COLUMNS + fields.length, class: "record-set-title" },
         rulesText(rows[0].options, rows[0].players, info),
+        people > 1 ? `${t("replay.sep")}${t("records.people.count", { n: people })}` : null,
         accuracyLine(accuracy.get(rows[0].rule_key)),
       ),
     ),
@@ -122,7 +134,9 @@ function ruleSetGroup(rows, info, fields, accuracy) {
       h(
         "tr",
         {},
-        cell("records.col.level", levelName(row.level, info.levels), { head: true }),
+        people > 1
+          ? cell("records.people.col.opponents", peopleOpponents(row.level, info.levels), { head: true })
+          : cell("records.col.level", levelName(row.level, info.levels), { head: true }),
         cell("records.col.seat", seatName(row.seat, row.players)),
         cell("records.col.games", row.games, { numeric: true }),
         cell("records.col.wins", row.wins, { numeric: true }),
@@ -156,20 +170,22 @@ function ruleSetGroup(rows, info, fields, accuracy) {
   );
 }
 
+const TABLE_IDS = { sets: "record-sets", hinted: "record-hinted", people: "record-people" };
+
 /**
  * Every rule set (and number of players) in one table: the same columns at the same places.
- * `accuracies`: the reviewed games' average accuracy per rule set. `kind` names the table: "sets" (unassisted games) or "hinted" (games with hints, kept apart).
+ * `accuracies`: the reviewed games' average accuracy per rule set. `kind` names the table: "sets" (unassisted games) or "hinted" (games with hints, kept apart), "people" (games with other people, one group per rule set × players × number of people).
  */
 function ruleSetsTable(rows, info, fields, accuracies = [], kind = "sets") {
   const accuracy = new Map(accuracies.map((entry) => [entry.rule_key, entry]));
   const groups = new Map();
   for (const row of rows) {
-    const key = `${row.rule_key}|${row.players}`;
+    const key = `${row.rule_key}|${row.players}|${row.people ?? 1}`;
     if (!groups.has(key)) groups.set(key, []);
     groups.get(key).push(row);
   }
   const head = header(
-    ["records.col.level"],
+    [kind === "people" ? "records.people.col.opponents" : "records.col.level"],
     ["records.col.seat"],
     ["records.col.games", true],
     ["records.col.wins", true],
@@ -191,7 +207,7 @@ function ruleSetsTable(rows, info, fields, accuracies = [], kind = "sets") {
       "table",
       {
         class: "table table--stack records-table",
-        id: kind === "sets" ? `record-sets-${info.game}` : `record-hinted-${info.game}`,
+        id: `${TABLE_IDS[kind]}-${info.game}`,
       },
       head,
       [...groups.values()].map((group) => ruleSetGroup(group, info, fields, accuracy)),
@@ -215,22 +231,62 @@ function scoreText(game) {
   return mine === undefined ? "—" : `${number(mine)} – ${number(theirs)}`;
 }
 
+/**
+ * Who the stored game was played against. Against bots: their level, as always. With other
+ * people: each other seat's name (as text), a bot seat named by the bots' level, a person's seat
+ * stored without a name "Player".
+ */
+function opponents(game, info) {
+  if ((game.people ?? 1) <= 1) return levelName(game.level, info.levels);
+  const names = game.names ?? [];
+  const others = [];
+  for (let seat = 0; seat < game.players; seat += 1) {
+    if (seat === game.seat) continue;
+    const name = names[seat];
+    if (typeof name === "string" && name) others.push(name);
+    else if (game.level) others.push(t("play.bot", { level: levelName(game.level, info.levels) }));
+    else others.push(t("play.player"));
+  }
+  return h(
+    "span",
+    { class: "record-names" },
+    h("span", { class: "badge badge--primary record-people-badge" }, t("records.people.count", { n: game.people })),
+    " ",
+    others.join(t("records.people.names_sep")),
+  );
+}
+
 function gamesTable(games, info) {
   const score = `records.col.score.${info.game}`; // each game names its own score
+  // On a phone the names and a stand-in mark take a line of their own in the game's card.
   const rows = games.map((game) =>
     h(
       "tr",
-      {},
+      { class: (game.people ?? 1) > 1 ? "stored-game--people" : null },
       cell("records.col.date", when(game.finished_at), { wide: true }),
       cell("records.col.rules", rulesText(game.options, game.players, info), { wide: true }),
-      cell("records.col.level", levelName(game.level, info.levels)),
+      cell("records.col.level", opponents(game, info), { wide: (game.people ?? 1) > 1 }),
       cell("records.col.seat", seatName(game.seat, game.players)),
-      cell("records.col.result", [
-        resultBadge(game.result),
-        game.hints
-          ? [" ", h("span", { class: "badge badge--accent" }, t("records.hinted_badge", { n: game.hints }))]
-          : null,
-      ]),
+      cell(
+        "records.col.result",
+        h("span", { class: "record-badges" }, [
+          resultBadge(game.result),
+          game.hints
+            ? [" ", h("span", { class: "badge badge--accent" }, t("records.hinted_badge", { n: game.hints }))]
+            : null,
+          game.standin
+            ? [
+                " ",
+                h(
+                  "span",
+                  { class: "badge record-standin", title: t("records.people.standin_title") },
+                  t("records.people.standin"),
+                ),
+              ]
+            : null,
+        ]),
+        { wide: Boolean(game.standin) },
+      ),
       cell(score, scoreText(game), { numeric: true }),
       cell(
         "records.replay",
@@ -321,9 +377,13 @@ function gameRecords(info, records, rooms, depth) {
     return parts;
   }
   const fields = records.fields ?? [];
-  const plain = rows.filter((row) => !row.hinted);
-  const hinted = rows.filter((row) => row.hinted);
-  if (plain.length || !hinted.length) parts.push(part("sets", t("nav.records"), ruleSetsTable(plain, info, fields, records.accuracy)));
+  const againstBots = rows.filter((row) => (row.people ?? 1) <= 1);
+  const plain = againstBots.filter((row) => !row.hinted);
+  const hinted = againstBots.filter((row) => row.hinted);
+  const withPeople = rows.filter((row) => (row.people ?? 1) > 1);
+  if (plain.length || (!hinted.length && !withPeople.length)) {
+    parts.push(part("sets", t("nav.records"), ruleSetsTable(plain, info, fields, records.accuracy)));
+  }
   if (hinted.length) {
     parts.push(
       part(
@@ -331,6 +391,16 @@ function gameRecords(info, records, rooms, depth) {
         t("records.hinted"),
         h("p", { class: "muted" }, t("records.hinted_note")),
         ruleSetsTable(hinted, info, fields, [], "hinted"),
+      ),
+    );
+  }
+  if (withPeople.length) {
+    parts.push(
+      part(
+        "people",
+        t("records.people"),
+        h("p", { class: "muted" }, t("records.people.note")),
+        ruleSetsTable(withPeople, info, fields, [], "people"),
       ),
     );
   }

@@ -5,9 +5,14 @@
 // it (the contract is in asobiba/web/README.md, "Adding a game's pages"). A game that hides
 // cards (`can_reveal`) gets a "show every hand" toggle: the same frames from
 // `?reveal=true`, drawn by the same board (every replay is of a finished game).
+//
+// A game with people names its seats (`seats[k].name`, the name each took the seat with), lists
+// them over the board with a mark on a seat a stand-in played for, says on a frame that a
+// stand-in made its move (`standins`) and shows the table's chat below the board. Names and
+// chat are data: they only ever become text (h() children, textContent), never markup.
 import { getJSON } from "./api.js";
 import { h } from "./dom.js";
-import { pageData, t } from "./i18n.js";
+import { LANG, pageData, t } from "./i18n.js";
 import { Review } from "./review.js";
 import { levelName } from "./rules-name.js";
 import { bindSpeed } from "./speed.js";
@@ -20,6 +25,8 @@ const position = document.getElementById("position");
 const moveText = document.getElementById("move-text");
 const autoplayButton = document.getElementById("autoplay");
 const revealButton = document.getElementById("reveal");
+const playersList = document.getElementById("replay-players");
+const chatBox = document.getElementById("replay-chat");
 
 /**
  * Board modules per game; a new game adds its line here. A module exports
@@ -48,6 +55,80 @@ let review = null;
 let hints = [];
 
 const hintsHere = () => hints.filter((hint) => hint.frame === index);
+/** The moves a stand-in played for a person: {frame, seat, level}. */
+let standins = [];
+
+/** Say under the move that a stand-in played it (or one of the moves leading to this frame). */
+function sayStandins() {
+  for (const mark of standins.filter((entry) => entry.frame === index)) {
+    const line = t("replay.people.standin", { who: context.name(mark.seat), level: context.levelOf(mark.level) });
+    moveText.append(h("span", { class: "replay-line replay-standin" }, line));
+  }
+}
+
+/** The table's players over the board: each seat's name (or the bots' level), "you", and a
+ * mark on a seat a stand-in played for. */
+function showPlayers(seats, viewer) {
+  playersList.replaceChildren(
+    ...seats.map((seat, index) => {
+      const stood = standins.filter((mark) => mark.seat === index).map((mark) => mark.level);
+      return h(
+        "li",
+        { class: `replay-player replay-player--${seat.kind}`, dataset: { seat: String(index) } },
+        h("span", { class: "replay-player-name" }, context.name(index, { plain: true })),
+        index === viewer ? h("span", { class: "badge badge--primary" }, t("play.you")) : null,
+        stood.length
+          ? h(
+              "span",
+              { class: "badge replay-standin-badge", title: t("replay.people.standin_title") },
+              t("replay.people.standin_mark", { level: context.levelOf(stood[0]) }),
+            )
+          : null,
+      );
+    }),
+  );
+  playersList.hidden = false;
+}
+
+/** "14:05": a chat line's wall-clock time (Unix seconds) in the page's language. */
+function clockTime(at) {
+  const date = new Date(at * 1000);
+  if (Number.isNaN(date.getTime())) return "";
+  return new Intl.DateTimeFormat(LANG, { hour: "2-digit", minute: "2-digit" }).format(date);
+}
+
+/** A chat stamp's words ("👍 Nice!"), or its key where the page has none. */
+function stampText(stamp) {
+  const key = `chat.stamp.${stamp}`;
+  const said = t(key);
+  return said === key ? stamp : said;
+}
+
+/** The table's chat below the board, oldest first: who wrote (as they were named at the
+ * table), when, and what (text or a stamp). */
+function showChat(lines) {
+  const list = h(
+    "ol",
+    { class: "replay-chat-list", id: "replay-chat-list" },
+    lines.map((line) =>
+      h(
+        "li",
+        { class: `replay-chat-line${line.stamp ? " replay-chat-line--stamp" : ""}` },
+        h("time", { class: "replay-chat-time muted" }, clockTime(line.at)),
+        h("span", { class: "replay-chat-name" }, line.name ?? ""),
+        line.seat === null || line.seat === undefined
+          ? h("span", { class: "replay-chat-spectator muted" }, t("replay.people.spectator"))
+          : null,
+        h("span", { class: "replay-chat-text" }, line.stamp ? stampText(line.stamp) : (line.text ?? "")),
+      ),
+    ),
+  );
+  chatBox.replaceChildren(
+    h("h2", { class: "replay-chat-title", id: "replay-chat-title" }, t("replay.people.chat")),
+    lines.length ? list : h("p", { class: "muted" }, t("replay.people.no_chat")),
+  );
+  chatBox.hidden = false;
+}
 
 /** Say under the move that a hint was taken in this position. */
 function sayHints() {
@@ -74,6 +155,7 @@ function update() {
     moveText.textContent = said;
   }
   sayHints();
+  sayStandins();
   document.getElementById("first").disabled = index === 0;
   document.getElementById("prev").disabled = index === 0;
   document.getElementById("next").disabled = index >= frames.length - 1;
@@ -175,30 +257,43 @@ async function main() {
   }
   const info = data.games?.[replay.game] ?? { options: [], levels: [] };
   const viewer = replay.seat ?? null;
-  const level = levelName(replay.level, info.levels);
+  const seats = replay.seats ?? [];
+  const levelOf = (id) => levelName(id, info.levels);
+  const people = seats.filter((seat) => seat.kind === "human").length;
+  /** A person's seat by the name they took it with ("Player" for a seat stored without one). */
+  const personName = (s) => (typeof seats[s]?.name === "string" && seats[s].name) || t("play.player");
+  const others = seats.flatMap((seat, s) => (seat.kind === "human" && s !== viewer ? [personName(s)] : []));
+  // The line under the title names the opponents: the bots' level, or (a game between people
+  // with no bot) the other people's names.
+  const level = replay.level ? levelOf(replay.level) : others.join(t("records.people.names_sep"));
   frames = replay.frames;
   hints = replay.hints ?? [];
+  standins = replay.standins ?? [];
   views.own = frames;
   context = {
     viewer, // the viewer's seat in this game; null when they did not play it
     seat: viewer ?? 0, // the seat drawn at the bottom
-    players: replay.seats ?? [], // [{kind: "bot" | "human"}] by seat
+    players: seats, // [{kind: "bot" | "human", name, level?}] by seat
     options: replay.options ?? frames[0].options ?? {},
     optionSpecs: info.options,
-    level, // the bots' level in words
-    /** A seat in words: "You", "Player" or "Computer (level)". */
-    name: (s) =>
-      s === viewer
+    level, // the bots' level in words (the other people's names where no seat was a bot)
+    levelOf, // a level id in words
+    /** A seat in words: "You", a person's name ("Player" if stored without one) or "Computer
+     * (level)"; `plain` names the viewer's own seat too (the list of players). */
+    name: (s, { plain = false } = {}) =>
+      s === viewer && !plain
         ? t("play.you")
-        : replay.seats?.[s]?.kind === "human"
-          ? t("play.player")
-          : t("play.bot", { level }),
+        : seats[s]?.kind === "human"
+          ? personName(s)
+          : t("play.bot", { level: levelOf(seats[s]?.level ?? replay.level) }),
   };
   module = await load();
   section.dataset.game = replay.game;
   board = module.mountReplay(document.getElementById("stage"), context);
   bindSpeed(document.getElementById("speed"), (speed) => board.setSpeed(speed));
   meta.textContent = module.summary(context);
+  if (people > 1 || standins.length) showPlayers(seats, viewer);
+  if (people > 1 || replay.chat?.length) showChat(replay.chat ?? []);
   scrub.max = String(frames.length - 1);
   section.hidden = false;
   index = 0;
