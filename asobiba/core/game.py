@@ -175,6 +175,7 @@ __all__ = [
     "revealed",
     "reveals",
     "reviews",
+    "standin_seconds",
     "teaches",
 ]
 
@@ -263,6 +264,17 @@ def teaches(game: Game[Any]) -> bool:
     return callable(getattr(game, "lessons", None)) and callable(
         getattr(game, "check_lesson", None)
     )
+
+
+STANDIN_SECONDS = 30.0
+"""How long a turn game waits for an absent person before a stand-in plays for them."""
+
+
+def standin_seconds(game: Game[Any]) -> float:
+    """The grace before a stand-in plays for a person who left a table between people: the
+    game's optional ``standin_seconds`` (a speed game cannot wait as long), else
+    ``STANDIN_SECONDS``."""
+    return float(getattr(game, "standin_seconds", STANDIN_SECONDS))
 
 
 def reveals(game: Game[Any]) -> bool:

@@ -13,7 +13,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.sessions import SessionMiddleware
 
 from asobiba.server.analysis.reviews import Reviewer
-from asobiba.server.http import api, learn, pages
+from asobiba.server.http import api, learn, pages, tables
 from asobiba.server.http.identity import GuestId
 from asobiba.server.http.limits import RateLimit
 from asobiba.server.http.middleware import BodyLimit, SecurityHeaders
@@ -51,8 +51,10 @@ def create_app(
             hinter=pool.hint,
             pause_seconds=limits.pause_seconds,
             pace_scale=settings.bot_pace if bot_pace is None else bot_pace,
+            standin_seconds=settings.standin_seconds,
         )
         await app.state.hub.recover()
+        await app.state.hub.load_lobby()
         app.state.reviewer = Reviewer(
             store, review_seconds or settings.review_seconds, settings.review_workers
         )
@@ -82,6 +84,7 @@ def create_app(
     app.state.rooms_per_address = RateLimit(limits.address_burst, limits.address_per_minute)
     app.include_router(api.router)
     app.include_router(learn.router)
+    app.include_router(tables.router)
     app.include_router(room_socket.router)
     app.include_router(pages.router)
     pages.mount_static(app)

@@ -82,6 +82,10 @@ class Settings:
     """Multiplies the bots' human pace (``ASOBIBA_BOT_PACE``). 0 makes a bot act the moment it
     has decided, which shows how long it thought and so something of its cards: for tests and
     load benches only, never on a public site."""
+    standin_seconds: float | None = None
+    """The grace before a stand-in plays for a person absent from a table between people, for
+    every game (``ASOBIBA_STANDIN_SECONDS``; tests set it low). None: each game's own
+    (``core.game.standin_seconds``: 30 s for turn games, 10 s for Mokochaka)."""
     openapi: bool = False
     """Serve the API's schema at /openapi.json (``ASOBIBA_OPENAPI=1``); off for visitors."""
     dev_seeds: bool = False
@@ -108,7 +112,12 @@ class Settings:
             review_workers=int(os.environ.get("ASOBIBA_REVIEW_WORKERS") or 1),
             guest_limits=GuestLimits.from_environment(),
             bot_pace=float(os.environ.get("ASOBIBA_BOT_PACE") or 1.0),
+            standin_seconds=_seconds(os.environ.get("ASOBIBA_STANDIN_SECONDS")),
         )
+
+
+def _seconds(text: str | None) -> float | None:
+    return None if not text else float(text)
 
 
 def _stored_secret(path: Path) -> str:

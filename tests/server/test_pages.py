@@ -420,7 +420,8 @@ def test_rule_page_shows_the_designed_values_from_the_data_file(
     for grades in GRADES.values():  # the review's classes
         reason = grades.reason_ja if lang == "ja" else grades.reason
         assert str(escape(reason)) in page
-    table = page[page.index('id="designed-heading"') :]
+    start = page.index('id="designed-heading"')
+    table = page[start : page.index("</table>", start)]
     source = pages.strings(lang)["rules.source.designed"]
     designed = len(LEVELS) + len(PACES) + len(GRADES)
     assert table.count(f'">{escape(source)}</td>') == designed, "the source in plain words"

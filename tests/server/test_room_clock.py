@@ -31,7 +31,10 @@ async def never(*_: Any) -> Timed:
 def make_store(tmp_path: Path) -> Store:
     engine = make_engine(f"sqlite:///{tmp_path / 'clock.sqlite3'}")
     migrate(engine)
-    return Store(session_factory(engine))
+    store = Store(session_factory(engine))
+    for spec in PEOPLE:
+        store.ensure_player(spec["player"])
+    return store
 
 
 def make_hub(store: Store) -> Hub:

@@ -1,7 +1,8 @@
 """Every message a seat (or a spectator) receives from a room is its own view and nothing else,
-over many random games of every hidden-hand game: together with each engine's property that an
-observation holds nothing its seat may not know, no message leaks another hand, the deck or the
-seed.
+over many random games of every hidden-hand game between people: together with each engine's
+property that an observation holds nothing its seat may not know, no message leaks another hand,
+the deck or the seed. People come and go (stand-ins play for them, and see only their seat's
+view) and chat; what the table says of its seats and its chat holds no game data and no id.
 
 The room runs on a fake wall clock that only this test moves, so timers (Mokochaka's 3-second
 call, MICHIKAKE's claim window) fall due when the random players let them, in no real time.
@@ -12,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import json
 import random
 import time
 from pathlib import Path
@@ -26,6 +28,7 @@ from asobiba.server.http import api
 from asobiba.server.rooms.errors import RoomError
 from asobiba.server.rooms.hub import Hub
 from asobiba.server.rooms.recovery import states
+from asobiba.server.social.tables import TableSettings
 from tests.server.test_rooms import Watcher, make_store
 
 CASES = [
@@ -49,6 +52,19 @@ async def no_bots(*_: Any) -> Timed:
     raise AssertionError("every seat is a person here")
 
 
+PLAYER_KEYS = {"kind", "level", "name", "connected", "standin", "host", "clock"}
+TABLE_KEYS = {"status", "code", "public", "host", "clock", "standin", "spectator_chat"} | {
+    "min_seats",
+    "max_seats",
+    "you",
+}
+CHAT_KEYS = {"n", "seat", "name", "text", "stamp", "at"}
+
+
+def guest(seat: int) -> str:
+    return f"guest-id-{seat:03d}"
+
+
 @pytest.mark.parametrize(("name", "options", "seats", "games"), CASES)
 def test_every_message_is_the_receivers_own_view(
     name: str,
@@ -63,36 +79,87 @@ def test_every_message_is_the_receivers_own_view(
 
     timed = {"steps": 0, "syncs": 0}  # steps with a timer running; syncs that said its time
 
+    asked: list[int] = []
+
+    class Sent(Watcher):
+        """A watcher that also notes, per message, what a sync's ``deadline_in`` must be."""
+
+        def __init__(self, seat: int | None, player: str) -> None:
+            super().__init__(seat, player)
+            self.due: list[float | None] = []
+            self.room: Any = None
+
+        def send(self, message: dict[str, Any]) -> None:
+            super().send(message)
+            due = self.room.game.deadline(self.room.state) if self.room.state else None
+            self.due.append(None if due is None else round(max(0.0, due - clock.now), 3))
+
     async def one_game(hub: Hub, seed: int) -> int:
         rng = random.Random(seed)
-        people = [{"player": f"p{seat}"} for seat in range(seats)]
-        room = await hub.create(name, options, people, seed)
-        watchers = [Watcher(seat) for seat in range(seats)] + [Watcher(None)]
+        people = [{"player": guest(seat), "name": f"N{seat}"} for seat in range(seats)]
+        for spec in people:
+            hub.store.ensure_player(spec["player"])
+        table = TableSettings("beginner", spectator_chat=True)
+        room = await hub.create(name, options, people, seed, table=table, host=guest(0))
+        watchers = [Sent(seat, guest(seat)) for seat in range(seats)] + [
+            Sent(None, "guest-id-watching")
+        ]
+        for watcher in watchers:
+            watcher.room = room
         shown: dict[int, dict[str, Any]] = {}
         checked = 0
+
+        async def stand_in(
+            game: str, level: str, bot_seed: int, obs: dict[str, Any], legal: list[Any]
+        ) -> Timed:
+            """A stand-in is asked with its seat's own view, never more."""
+            seat = obs["seat"]
+            assert room.acting_level(seat) == level == "beginner"
+            assert obs == room.game.observe(room.state, seat)
+            assert legal == room.game.legal_actions(room.state, seat)
+            asked.append(seat)
+            return Timed(random.Random(bot_seed + len(asked)).choice(legal), 0.0)
+
+        room._choose = stand_in
 
         def check() -> None:
             """Each message holds nothing but a view, and each watcher's latest view is its
             view now (a view that did not change may send nothing at all)."""
             nonlocal checked
             for k, watcher in enumerate(watchers):
-                for message in watcher.sent:
+                for message, due_then in zip(watcher.sent, watcher.due, strict=True):
+                    text = json.dumps(message)
+                    assert "guest-id" not in text, "a guest id is never shown"
+                    if message["type"] == "players":
+                        assert set(message) == {"type", "players", "table"}
+                        assert all(set(p) <= PLAYER_KEYS for p in message["players"])
+                        assert set(message["table"]) == TABLE_KEYS
+                        continue
+                    if message["type"] == "chat":
+                        assert set(message) == {"type", "entry"}
+                        assert set(message["entry"]) <= CHAT_KEYS
+                        continue
                     allowed = {"type", "seq", "obs", "legal"}
                     if message["type"] == "sync":
-                        allowed |= {"seat", "players"}
-                        # A sync is checked as soon as it is sent: the deadline is still now's.
-                        due = room.game.deadline(room.state)
-                        if due is not None:
+                        allowed |= {"seat", "players", "table", "chat"}
+                        # Against the deadline and the time when it was sent (a stand-in may
+                        # have moved since).
+                        if due_then is not None:
                             allowed.add("deadline_in")
                             timed["syncs"] += 1
-                            assert message["deadline_in"] == round(max(0.0, due - clock.now), 3)
+                            assert message["deadline_in"] == due_then
                     assert set(message) == allowed, message.keys()
                     shown[k] = {"obs": message["obs"], "legal": message["legal"]}
                 seat = watcher.seat
                 legal = room.game.legal_actions(room.state, seat) if seat is not None else []
+                if watcher not in room.connections:  # away: sent nothing since it left
+                    watcher.sent.clear()
+                    watcher.due.clear()
+                    continue
                 assert shown[k] == {"obs": room.game.observe(room.state, seat), "legal": legal}
                 checked += len(watcher.sent)
                 watcher.sent.clear()
+                watcher.due.clear()
 
         for watcher in watchers:
             room.join(watcher)
@@ -116,12 +183,22 @@ def test_every_message_is_the_receivers_own_view(
                 clock.now += 0.5
             if rng.random() < 0.1:  # a page reloads or resyncs: its whole view again
                 room.join(rng.choice(watchers))
+            if rng.random() < 0.05:  # a person leaves (a stand-in plays on) or comes back
+                gone = rng.choice(watchers[:-1])
+                if gone in room.connections:
+                    room.leave(gone)
+                else:
+                    room.join(gone)
+            if rng.random() < 0.05:
+                with contextlib.suppress(RoomError):  # a chat line (the rate limit may refuse)
+                    await room.say(rng.choice(watchers), "hi <b>", None)
+            await asyncio.sleep(0)  # a stand-in's grace (none here) may run out
             check()
         await room.close()
         return checked
 
     async def scenario() -> int:
-        hub = Hub(make_store(tmp_path), no_bots)
+        hub = Hub(make_store(tmp_path), no_bots, standin_seconds=0.0)
         total = 0
         for k in range(games):
             total += await one_game(hub, 1_000 * seats + k)
@@ -129,6 +206,7 @@ def test_every_message_is_the_receivers_own_view(
         return total
 
     assert asyncio.run(scenario()) > games * seats
+    assert asked, "stand-ins played and were checked"
     assert timed["syncs"] > 0 or timed["steps"] == 0, "resyncs in timed waits were checked"
 
 

@@ -32,10 +32,17 @@ class HeldBot:
         return Timed(self.answer or legal[0])
 
 
+TEST_PEOPLE = ("p", "q", *(f"p{seat}" for seat in range(8)))
+"""The guest ids these tests seat: known to the store, as every seated guest is."""
+
+
 def make_store(tmp_path: Path) -> Store:
     engine = make_engine(f"sqlite:///{tmp_path / 'rooms.sqlite3'}")
     migrate(engine)
-    return Store(session_factory(engine))
+    store = Store(session_factory(engine))
+    for person in TEST_PEOPLE:
+        store.ensure_player(person)
+    return store
 
 
 SEATS = [{"player": "p"}, {"bot": "beginner"}]
@@ -139,10 +146,11 @@ def test_a_finished_game_stores_its_outcome_and_one_result(tmp_path: Path) -> No
 
 
 class Watcher:
-    """A connection as the room sees one: a seat and the messages it was sent."""
+    """A connection as the room sees one: a seat, its guest and the messages it was sent."""
 
-    def __init__(self, seat: int | None) -> None:
+    def __init__(self, seat: int | None, player: str | None = None) -> None:
         self.seat = seat
+        self.player = player
         self.sent: list[dict[str, Any]] = []
 
     def send(self, message: dict[str, Any]) -> None:

@@ -49,7 +49,14 @@ def test_connect_sends_the_seat_observation_and_legal_moves(
     assert sync["seat"] == 0
     assert sync["legal"] == [{"pit": i} for i in range(6)]
     assert sync["obs"]["to_move"] == 0
-    assert sync["players"] == [{"kind": "human"}, {"kind": "bot", "level": "beginner"}]
+    assert sync["players"] == [
+        {"kind": "human", "name": None, "connected": True, "standin": None}
+        | {"host": False, "clock": None},
+        {"kind": "bot", "level": "beginner", "name": None, "connected": True, "standin": None}
+        | {"host": False, "clock": None},
+    ]
+    assert sync["table"]["status"] == "playing" and sync["table"]["code"] is None
+    assert sync["table"]["you"] == {"seat": 0, "host": False, "may_chat": False}
 
 
 def test_a_move_is_sent_with_the_next_seq_then_the_bot_answers(

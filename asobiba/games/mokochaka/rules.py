@@ -322,6 +322,9 @@ class Mokochaka:
     """The Mokochaka game module (see docs/ARCHITECTURE.md, "Mokochaka specifics")."""
 
     name = "mokochaka"
+    standin_seconds = 10.0
+    """A speed game: a seat left empty for long holds up every call, so a stand-in comes sooner
+    than in a turn game (``core.game.standin_seconds``)."""
     min_seats = NUMBERS.min_seats
     max_seats = NUMBERS.max_seats
 

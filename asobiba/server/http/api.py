@@ -8,7 +8,7 @@ import secrets
 from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from asobiba.core.errors import InvalidOptions
 from asobiba.core.game import Game, grades_of, revealed, reveals, reviews
@@ -18,7 +18,10 @@ from asobiba.games import game_names, get_game
 from asobiba.server.analysis.reviews import Job, ReviewBusy
 from asobiba.server.http.identity import ensure_player_id, player_id
 from asobiba.server.http.limits import address_key
+from asobiba.server.rooms.hub import Hub
 from asobiba.server.rooms.recovery import states
+from asobiba.server.social.names import default_name
+from asobiba.server.social.tables import InvalidTable, TableSettings, check_clock, seat_table
 from asobiba.server.store.db import Review
 from asobiba.server.store.records import accuracy_by_rules, game_list, newest, summarize
 from asobiba.server.store.store import RoomBrief, StoredRoom
@@ -26,14 +29,28 @@ from asobiba.server.store.store import RoomBrief, StoredRoom
 router = APIRouter(prefix="/api")
 
 
+class SeatKind(BaseModel):
+    """One seat of a table as its host sets it: ``me``, ``open`` (for a person) or a ``bot``."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["me", "open", "bot"]
+    level: str | None = Field(default=None, max_length=32)
+
+
 class NewRoom(BaseModel):
-    """A game against bots: the person takes one seat, bots of ``level`` every other. Unknown
-    fields are refused, not ignored."""
+    """A game against bots (the person takes one seat, bots of ``level`` every other), or with
+    ``seats`` a table between people (``social/tables.py``). Unknown fields are refused, not
+    ignored."""
 
     model_config = ConfigDict(extra="forbid")
     game: str = Field(max_length=32)
     options: dict[str, Any] = Field(default_factory=dict)
-    level: str = Field(max_length=32)
+    level: str | None = Field(default=None, max_length=32)
+    seats: list[SeatKind] | None = Field(default=None, min_length=1, max_length=16)
+    public: StrictBool = False
+    clock: dict[str, Any] | None = None
+    standin: str | None = Field(default=None, max_length=32)
+    spectator_chat: StrictBool = False
     order: Literal["first", "second", "random"] = "first"
     players: StrictInt | None = Field(default=None, ge=1, le=16)
     """How many seats; the game's fewest if absent. An integer: ``"3"`` and ``3.0`` are refused."""
@@ -69,6 +86,12 @@ def games() -> dict[str, Any]:
 @router.post("/rooms", status_code=201)
 async def new_room(body: NewRoom, request: Request) -> dict[str, Any]:
     game = _game(body.game)
+    if body.seats is not None:
+        return await new_table(game, body, request)
+    table_only = {"public", "clock", "standin", "spectator_chat"} & body.model_fields_set
+    if table_only:
+        message = f"{sorted(table_only)} are set only with 'seats' (a table between people)"
+        raise HTTPException(400, detail={"code": "bad_request", "message": message})
     if body.level not in game.levels:
         raise HTTPException(
             400,
@@ -77,6 +100,7 @@ async def new_room(body: NewRoom, request: Request) -> dict[str, Any]:
                 "message": f"unknown level {body.level!r}; known: {game.levels}",
             },
         )
+    assert body.level is not None, "checked against the levels above"
     players = body.players or game.min_seats
     if not game.min_seats <= players <= game.max_seats:
         span = (
@@ -86,26 +110,72 @@ async def new_room(body: NewRoom, request: Request) -> dict[str, Any]:
         )
         message = f"{game.name} is played by {span} players, not {players}"
         raise HTTPException(400, detail={"code": "invalid_players", "message": message})
+    seat = {"first": 0, "second": 1, "random": secrets.randbelow(players)}[body.order]
+    person = ensure_player_id(request)
+    resolved = _resolved(game, body, request)
+    seats: list[dict[str, Any]] = [{"bot": body.level} for _ in range(players)]
+    seats[seat] = {"player": person}
+    hub = await _spend(request, person)
+    room = await hub.create(body.game, resolved, seats, _seed(body))
+    return {"room_id": room.id, "seat": seat, "ws": f"/ws/rooms/{room.id}"}
+
+
+def _resolved(game: Game[Any], body: NewRoom, request: Request) -> dict[str, Any]:
+    """The room's options, every one offered and valid; and a fixed seed only where allowed."""
     if body.seed is not None and not getattr(request.app.state, "dev_seeds", False):
         message = "a fixed seed is only taken by a development server (ASOBIBA_DEV_SEEDS=1)"
         raise HTTPException(400, detail={"code": "seed_refused", "message": message})
-    seat = {"first": 0, "second": 1, "random": secrets.randbelow(players)}[body.order]
-    person = ensure_player_id(request)
     try:
         offered_only(game.options_spec(), body.options)
-        resolved = game.resolve_options(body.options)
+        return game.resolve_options(body.options)
     except InvalidOptions as error:
         raise HTTPException(400, detail={"code": error.code, "message": str(error)}) from None
+
+
+def _seed(body: NewRoom) -> int:
+    return new_seed() if body.seed is None else body.seed
+
+
+async def _spend(request: Request, person: str) -> Hub:
+    """Count a new room against the guest (429 past the limits) and end their oldest games
+    beyond what they may hold; the hub to create it in."""
     _spend_a_room(request, person)
-    hub = request.app.state.hub
+    hub: Hub = request.app.state.hub
     await asyncio.to_thread(hub.store.ensure_player, person)
     keep = request.app.state.guest_limits.unfinished - 1
     await hub.abandon_oldest(person, keep)
-    seats: list[dict[str, Any]] = [{"bot": body.level} for _ in range(players)]
-    seats[seat] = {"player": person}
-    seed = new_seed() if body.seed is None else body.seed
-    room = await hub.create(body.game, resolved, seats, seed)
-    return {"room_id": room.id, "seat": seat, "ws": f"/ws/rooms/{room.id}"}
+    return hub
+
+
+async def new_table(game: Game[Any], body: NewRoom, request: Request) -> dict[str, Any]:
+    """A table between people: the host's seat, open seats and bots, its settings."""
+    assert body.seats is not None
+    other = {"level", "order", "players"} & body.model_fields_set
+    if other:
+        message = f"{sorted(other)} are not taken with 'seats': each seat says what it is"
+        raise HTTPException(400, detail={"code": "bad_request", "message": message})
+    person = ensure_player_id(request)
+    resolved = _resolved(game, body, request)
+    host_name = await asyncio.to_thread(request.app.state.hub.store.player_name, person)
+    try:
+        seats, seat = seat_table(
+            [kind.model_dump() for kind in body.seats],
+            person,
+            host_name or default_name(person),
+            game.levels,
+            (game.min_seats, game.max_seats),
+        )
+        standin = body.standin or game.levels[0]
+        if standin not in game.levels:
+            raise InvalidTable("invalid_level", f"unknown level {standin!r}; known: {game.levels}")
+        settings = TableSettings(standin, check_clock(body.clock), body.spectator_chat)
+    except InvalidTable as error:
+        raise HTTPException(400, detail={"code": error.code, "message": error.message}) from None
+    hub = await _spend(request, person)
+    room = await hub.create(
+        game.name, resolved, seats, _seed(body), table=settings, host=person, public=body.public
+    )
+    return {"room_id": room.id, "seat": seat, "ws": f"/ws/rooms/{room.id}", "code": room.code}
 
 
 def _spend_a_room(request: Request, person: str) -> None:

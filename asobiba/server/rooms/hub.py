@@ -8,17 +8,24 @@ restart loses nothing. A rebuilt room's clock stands still until a seated person
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import secrets
+import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
-from asobiba.core.game import Game
+from sqlalchemy.exc import IntegrityError
+
+from asobiba.core.game import Game, standin_seconds
 from asobiba.core.options import rule_key
 from asobiba.games import get_game
 from asobiba.server.analysis.hints import Hinter, in_thread
 from asobiba.server.rooms.recovery import finish_if_over
 from asobiba.server.rooms.room import BotChooser, Room
+from asobiba.server.social import lobby
+from asobiba.server.social.tables import TableSettings, new_code
 from asobiba.server.store.store import Store, StoredRoom
 
 log = logging.getLogger(__name__)
@@ -36,12 +43,17 @@ class Hub:
         hinter: Hinter = in_thread,
         pause_seconds: float = 10.0,
         pace_scale: float = 1.0,
+        standin_seconds: float | None = None,
     ) -> None:
         """``pause_seconds``: how long a room plays on after its last seated person left;
-        ``pace_scale``: multiplies the bots' human pace (0 only for tests and benches)."""
+        ``pace_scale``: multiplies the bots' human pace (0 only for tests and benches);
+        ``standin_seconds``: the grace before a stand-in plays for an absent person, for every
+        game (``ASOBIBA_STANDIN_SECONDS``; default: each game's own)."""
         self.store = store
         self.pause_seconds = pause_seconds
         self.pace_scale = pace_scale
+        self.standin_seconds = standin_seconds
+        self.lobby = lobby.Lobby()
         self._choose = choose
         self._hinter = hinter
         self._games = games
@@ -49,30 +61,112 @@ class Hub:
         self._loading = asyncio.Lock()
 
     async def create(
-        self, game_name: str, options: dict[str, Any], seats: list[dict[str, Any]], seed: int
+        self,
+        game_name: str,
+        options: dict[str, Any],
+        seats: list[dict[str, Any]],
+        seed: int,
+        *,
+        table: TableSettings | None = None,
+        host: str | None = None,
+        public: bool = False,
     ) -> Room:
-        """Validate, store and start a room. Raises ``InvalidOptions`` for a bad set-up."""
+        """Validate, store and start a room; with ``table``, a table between people set by
+        ``host``, which waits while a seat is open. Raises ``InvalidOptions`` for a bad
+        set-up."""
         game = self._games(game_name)
         resolved = game.resolve_options(options)
         game.new_state(resolved, len(seats), seed)  # validates the seat count before storing
         room_id = secrets.token_hex(8)
-        await asyncio.to_thread(
-            self.store.create_room, room_id, game_name, resolved, rule_key(resolved), seed, seats
+        waiting = any(spec.get("open") for spec in seats)
+        status = "waiting" if waiting else "playing"
+        code = None
+        if table is not None and not waiting:  # every seat taken at once: it starts now
+            table = dataclasses.replace(table, started_at=time.time())  # a new room's game time
+        while True:
+            code = None if table is None else new_code()
+            try:
+                await asyncio.to_thread(
+                    self.store.create_room,
+                    room_id,
+                    game_name,
+                    resolved,
+                    rule_key(resolved),
+                    seed,
+                    seats,
+                    status=status,
+                    code=code,
+                    public=public,
+                    host=host,
+                    settings=None if table is None else table.to_json(),
+                )
+                break
+            except IntegrityError:
+                if code is None:
+                    raise
+                log.info("table code %s taken; drawing another", code)
+        stored = StoredRoom(
+            room_id,
+            game_name,
+            resolved,
+            seed,
+            seats,
+            [],
+            False,
+            None,
+            status=status,
+            code=code,
+            public=public,
+            host=host,
+            settings=None if table is None else table.to_json(),
+            created_at=datetime.now(UTC),
         )
-        stored = StoredRoom(room_id, game_name, resolved, seed, seats, [], False, None)
-        room = Room(
+        room = self._room(stored, game, running=True)
+        self._rooms[room_id] = room
+        room.schedule()
+        self.table_changed(room)
+        return room
+
+    def _room(self, stored: StoredRoom, game: Game[Any], running: bool = False) -> Room:
+        grace = self.standin_seconds
+        return Room(
             stored,
             game,
             self.store,
             self._choose,
             self._hinter,
-            running=True,
+            running=running,
             pause_seconds=self.pause_seconds,
             pace_scale=self.pace_scale,
+            standin_grace=standin_seconds(game) if grace is None else grace,
+            on_change=self.table_changed,
         )
-        self._rooms[room_id] = room
-        room.schedule()
-        return room
+
+    def table_changed(self, room: Room) -> None:
+        """What the lobby shows of ``room`` changed: list it (public tables between people
+        that are not over) or take it off."""
+        if room.table is None or not room.public or room.over:
+            self.lobby.drop(room.id)
+            return
+        self.lobby.put(
+            lobby.entry(
+                room.id,
+                room.game.name,
+                room.options,
+                room.seats,
+                room.host,
+                room.status,
+                room.created_at,
+            )
+        )
+
+    async def load_lobby(self) -> None:
+        """At start-up: list the public tables the store holds unfinished."""
+        for row in await asyncio.to_thread(self.store.public_tables):
+            line = lobby.entry(
+                row.id, row.game, row.options, row.seats, row.host, row.status, row.created_at
+            )
+            self.lobby.put(line)
 
     async def get(self, room_id: str) -> Room | None:
         room = self._rooms.get(room_id)
@@ -94,17 +188,10 @@ class Hub:
             return None
         # Replaying a long log is CPU work: off the event loop, like the store's reads.
         game = self._games(stored.game)
-        room = await asyncio.to_thread(
-            Room,
-            stored,
-            game,
-            self.store,
-            self._choose,
-            self._hinter,
-            pause_seconds=self.pause_seconds,
-            pace_scale=self.pace_scale,
-        )
-        if await asyncio.to_thread(finish_if_over, self.store, room.game, stored, room.state):
+        room = await asyncio.to_thread(self._room, stored, game)
+        if room.state is not None and await asyncio.to_thread(
+            finish_if_over, self.store, room.game, stored, room.state
+        ):
             log.warning("room %s: finished a game a crash had left unfinished", room_id)
         return room
 
@@ -118,7 +205,9 @@ class Hub:
                 if room_id in self._rooms:
                     continue
                 room = await self._rebuild(room_id)
-                if room is None or room.over or room.game.deadline(room.state) is None:
+                if room is None or room.over or room.state is None:
+                    continue
+                if room.game.deadline(room.state) is None:
                     continue
                 self._rooms[room_id] = room
                 kept.append(room_id)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine
@@ -21,9 +22,14 @@ from asobiba.core.rng import derive, stream
 from asobiba.server.analysis.hints import HINT_SECONDS, Hint, Hinter, in_thread
 from asobiba.server.rooms.clock import GameClock
 from asobiba.server.rooms.errors import RoomError
-from asobiba.server.rooms.recovery import replay
+from asobiba.server.rooms.presence import Standins
+from asobiba.server.rooms.recovery import states
+from asobiba.server.rooms.turn_clock import TurnClock
+from asobiba.server.social.chat import KEPT, ChatLimiter, ChatRefused, check_stamp, clean_text
+from asobiba.server.social.names import default_name
+from asobiba.server.social.tables import TableSettings
 from asobiba.server.store.records import results_for
-from asobiba.server.store.store import Finish, Store, StoredHint, StoredRoom
+from asobiba.server.store.store import ChatLine, Finish, Store, StoredHint, StoredRoom
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +49,8 @@ def bot_seed_for(room_seed: int, seat: int) -> int:
 
 class Connection(Protocol):
     seat: int | None
+    player: str | None
+    """The watcher's guest id (None: no cookie): the room seats it again when seats change."""
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue a message; never blocks the room."""
@@ -61,12 +69,16 @@ class Room:
         running: bool = False,
         pause_seconds: float = 10.0,
         pace_scale: float = 1.0,
+        standin_grace: float = 30.0,
+        on_change: Callable[[Room], None] | None = None,
     ) -> None:
         """``running``: a new room's clock runs at once; a rebuilt one stands still until a
         seated person is connected. ``pause_seconds``: how long the clock and the bots go on
         after the last seated person's socket closed (a reload must not pause the game).
         ``pace_scale``: multiplies the bots' human pace (0: bots act as soon as they decide,
-        for tests and load benches only)."""
+        for tests and load benches only). ``standin_grace``: how long a table waits for an
+        absent person before a stand-in plays for them. ``on_change``: told when what the
+        lobby shows of a table changed (seats taken, started, over)."""
         self.id = stored.id
         self.game = game
         self.options = stored.options
@@ -78,8 +90,28 @@ class Room:
         self.lock = asyncio.Lock()
         self.connections: dict[Connection, tuple[int, dict[str, Any]]] = {}
         """Each watcher's view as last sent, and how many changes of it it has been sent."""
-        self.state = replay(game, stored)
+        self.status = stored.status
+        self.code = stored.code
+        self.public = stored.public
+        self.host = stored.host
+        self.created_at = stored.created_at
+        self.table = None if stored.settings is None else TableSettings.from_json(stored.settings)
+        """A table between people's settings; None for a game against bots."""
+        self.turn_clock: TurnClock | None = None
+        self.state: Any = None
+        """None while a table waits for its people: its game starts with its final seats."""
+        if self.status == "playing":
+            self.state = self._rebuild(stored)
         self.seq = len(stored.events)
+        self.standin_played = any(level is not None for level in stored.standins)
+        self.chat = list(stored.chat)
+        self._chat_limiter = ChatLimiter()
+        self.standins = Standins(standin_grace, self._standin_due)
+        self._on_change = on_change
+        self._turn_timer: asyncio.TimerHandle | None = None
+        self._out_of_time: tuple[int, int] | None = None
+        """``(seq, seat)``: the person at ``seat`` ran out of time in this position; the
+        stand-in plays this one move for them."""
         self._tasks: set[asyncio.Task[None]] = set()
         self._asked: dict[int, tuple[dict[str, Any], asyncio.Task[None]]] = {}
         """Bot seats deciding or waiting to act: the view they were shown, and their task. A
@@ -102,6 +134,26 @@ class Room:
         if running:
             self._arm_pause()
 
+    def _rebuild(self, stored: StoredRoom) -> Any:
+        """The state after every stored event; for a table with a turn clock, the reserves as
+        the log leaves them."""
+        clock = None
+        if self.table is not None and self.table.clock is not None:
+            started = self.table.started_at or 0.0
+            clock = TurnClock(self.table.clock, len(self.seats), started)
+        walk = states(self.game, stored)
+        state = next(walk)
+        marks = stored.standins or (None,) * len(stored.events)
+        for (seat, action, at), standin, after in zip(stored.events, marks, walk, strict=True):
+            if clock is not None:
+                person = action is not None and seat is not None and standin is None
+                if person and seat is not None and self._clocked(state, seat):
+                    clock.charge(seat, at)
+                clock.next_wait(at)
+            state = after
+        self.turn_clock = clock
+        return state
+
     # --- reading -------------------------------------------------------------------------------
 
     def seat_of(self, player_id: str | None) -> int | None:
@@ -112,13 +164,39 @@ class Room:
 
     @property
     def over(self) -> bool:
-        return self.abandoned or self.game.outcome(self.state) is not None
+        if self.abandoned:
+            return True
+        return self.state is not None and self.game.outcome(self.state) is not None
+
+    def _clocked(self, state: Any, seat: int) -> bool:
+        """Whether ``seat`` is on the turn clock in ``state``: a person's seat, in a wait
+        with no timer of the rules' own."""
+        return "player" in self.seats[seat] and self.game.deadline(state) is None
+
+    def acting_level(self, seat: int) -> str | None:
+        """The level of the bot that acts for ``seat`` now: its own bot, the stand-in of an
+        absent person, or of a person whose time for this move ran out; None: the person."""
+        spec = self.seats[seat]
+        if "bot" in spec:
+            level: str = spec["bot"]
+            return level
+        if seat in self.standins.playing:
+            return self.standins.playing[seat]
+        if self.table is not None and self._out_of_time == (self.seq, seat):
+            return self.table.standin
+        return None
 
     @property
     def idle(self) -> bool:
         """Nothing in flight: over, or no bot thinking and no timer armed. The log alone can then
         rebuild the room exactly as it is."""
-        quiet = not self._asked and self._timer is None and not self._hinting
+        quiet = (
+            not self._asked
+            and self._timer is None
+            and self._turn_timer is None
+            and not self.standins.pending
+            and not self._hinting
+        )
         return self.over or (quiet and not self.lock.locked())  # locked: a change in flight
 
     def present(self) -> bool:
@@ -151,26 +229,98 @@ class Room:
                 self.clock.start()
                 self.schedule()
         connection.send(self.sync_message(connection))
+        self._presence()
 
     def leave(self, connection: Connection) -> None:
         self.connections.pop(connection, None)
         if not self.present() and self.clock.running:
             self._arm_pause()
+        self._presence()
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know now: its observation and its legal actions."""
+        if self.state is None:
+            return {"obs": None, "legal": []}
         playing = seat is not None and not self.abandoned
         legal = self.game.legal_actions(self.state, seat) if playing and seat is not None else []
         return {"obs": self.game.observe(self.state, seat), "legal": legal}
+
+    def players_json(self) -> list[dict[str, Any]]:
+        """Who sits where, as every watcher may know it: names, never guest ids."""
+        players: list[dict[str, Any]] = []
+        connected = {c.seat for c in self.connections}
+        for seat, spec in enumerate(self.seats):
+            if "bot" in spec:
+                players.append(
+                    {"kind": "bot", "level": spec["bot"], "name": None, "connected": True}
+                    | {"standin": None, "host": False, "clock": None}
+                )
+            elif spec.get("open"):
+                players.append(
+                    {"kind": "open", "name": None, "connected": False, "standin": None}
+                    | {"host": False, "clock": None}
+                )
+            else:
+                players.append(
+                    {
+                        "kind": "human",
+                        "name": spec.get("name"),
+                        "connected": seat in connected,
+                        "standin": self.standins.playing.get(seat),
+                        "host": self.host is not None and spec["player"] == self.host,
+                        "clock": self._clock_json(seat),
+                    }
+                )
+        return players
+
+    def _clock_json(self, seat: int) -> dict[str, Any] | None:
+        clock = self.turn_clock
+        if clock is None or self.state is None:
+            return None
+        ticking = (
+            self.clock.running
+            and not self.over
+            and seat in self.game.to_move(self.state)
+            and self._clocked(self.state, seat)
+            and self.acting_level(seat) is None
+        )
+        left = self.clock.wall_seconds_until(clock.limit(seat)) if ticking else None
+        return {
+            "reserve": round(clock.reserve[seat], 1),
+            "deadline_in": None if left is None else round(left, 3),
+        }
+
+    def may_chat(self, connection: Connection) -> bool:
+        """Players write at a table; spectators too where the host allowed it."""
+        if self.table is None or connection.player is None:
+            return False
+        return connection.seat is not None or self.table.spectator_chat
+
+    def table_json(self, connection: Connection) -> dict[str, Any]:
+        """The table as ``connection`` sees it (a game against bots is a table of one)."""
+        table = self.table
+        host = None if self.host is None else self.seat_of(self.host)
+        return {
+            "status": "over" if self.over else self.status,
+            "code": self.code,
+            "public": self.public,
+            "host": host,
+            "clock": None if table is None or table.clock is None else table.clock.to_json(),
+            "standin": None if table is None else table.standin,
+            "spectator_chat": table is not None and table.spectator_chat,
+            "min_seats": self.game.min_seats,
+            "max_seats": self.game.max_seats,
+            "you": {
+                "seat": connection.seat,
+                "host": host is not None and connection.seat == host,
+                "may_chat": self.may_chat(connection),
+            },
+        }
 
     def sync_message(self, connection: Connection) -> dict[str, Any]:
         """The watcher's whole view now; ``seq`` is how many changes of it it has been sent, and
         ``deadline_in`` (only while the game waits on its clock) the seconds until the server's
         timer acts."""
-        players = [
-            {"kind": "bot", "level": spec["bot"]} if "bot" in spec else {"kind": "human"}
-            for spec in self.seats
-        ]
         version, _ = self.connections.get(connection, (0, {}))
         view = self.view(connection.seat)
         self.connections[connection] = (version, view)
@@ -178,19 +328,23 @@ class Room:
             "type": "sync",
             "seq": version,
             "seat": connection.seat,
-            "players": players,
+            "players": self.players_json(),
+            "table": self.table_json(connection),
+            "chat": [line.to_json() for line in self.chat[-KEPT:]],
             **view,
         }
-        due = self.game.deadline(self.state)
+        due = None if self.state is None else self.game.deadline(self.state)
         if due is not None:
             # Seconds, not a time: the browser's clock is not the server's. A page that joins
             # (or comes back) in the middle of a timed wait shows what is left of it, not all.
             message["deadline_in"] = round(self.clock.wall_seconds_until(due), 3)
         return message
 
-    def finish(self, outcome: dict[str, Any]) -> Finish:
-        """What the game's end writes beside its last event."""
-        results = results_for(self.id, self.game, self.options, self.seats, outcome, self.hints)
+    def finish(self, outcome: dict[str, Any], standin: bool = False) -> Finish:
+        """What the game's end writes beside its last event (``standin``: a stand-in played)."""
+        results = results_for(
+            self.id, self.game, self.options, self.seats, outcome, self.hints, standin=standin
+        )
         return Finish(outcome, results)
 
     # --- acting --------------------------------------------------------------------------------
@@ -205,6 +359,8 @@ class Room:
                 raise RoomError("game_over", "the game is over")
             if seat is None:
                 raise RoomError("not_seated", "you have no seat in this room")
+            if self.state is None:
+                raise RoomError("not_started", "the game starts when every seat is taken")
             if seat not in self.game.to_move(self.state):
                 raise RoomError("not_your_turn", f"seat {seat} may not act now")
             if not self.clock.running:  # whoever acts is here, socket or not
@@ -214,24 +370,36 @@ class Room:
             await self._commit(seat, action, at)
 
     async def _commit(
-        self, seat: int | None, action: dict[str, Any] | None, at: float | None = None
+        self,
+        seat: int | None,
+        action: dict[str, Any] | None,
+        at: float | None = None,
+        standin: str | None = None,
     ) -> None:
         """Apply, log, show. ``at`` (game time, default now) may lie a little before the last
         event when the action was dated back by its sender's delay: the game decides what that
         means (a race orders grabs by it; other actions count at the latest time seen)."""
         at = self.clock.now() if at is None else at
+        before = self.state
         if action is None:
             new = self.game.advance(self.state, at)
         else:
             assert seat is not None, "only timed events have no seat"
             new = self.game.apply(self.state, seat, action, at)  # raises on illegal: no change
         outcome = self.game.outcome(new)
-        finish = None if outcome is None else self.finish(outcome)
+        played = self.standin_played or standin is not None
+        finish = None if outcome is None else self.finish(outcome, played)
         await asyncio.to_thread(
-            self.store.append_event, self.id, self.seq + 1, seat, action, at, finish
+            self.store.append_event, self.id, self.seq + 1, seat, action, at, finish, standin
         )
         self.state = new
         self.seq += 1
+        self.standin_played = played
+        if self.turn_clock is not None:
+            person = action is not None and standin is None
+            if person and seat is not None and self._clocked(before, seat):
+                self.turn_clock.charge(seat, at)
+            self.turn_clock.next_wait(at)
         for connection, (version, seen) in list(self.connections.items()):
             # Default-deny: nothing but the receiving seat's own view, not even who acted or
             # how; and nothing at all when that view did not change (a secret pass in a claim
@@ -241,6 +409,10 @@ class Room:
                 self.connections[connection] = (version + 1, view)
                 connection.send({"type": "event", "seq": version + 1, **view})
         self.schedule()
+        if self.turn_clock is not None or self.standins.playing:
+            self._send_players()
+        if outcome is not None:
+            self._changed()
 
     async def hint(self, seat: int | None) -> Hint:
         """The best move for ``seat`` now, and why: only for the seat to move, only in a game
@@ -283,26 +455,42 @@ class Room:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        live = self.clock.running and not self.over
+        if self._turn_timer is not None:
+            self._turn_timer.cancel()
+            self._turn_timer = None
+        live = self.clock.running and not self.over and self.state is not None
         for seat, (seen, task) in list(self._asked.items()):
-            if not live or self.view(seat) != seen:
+            if not live or self.view(seat) != seen or self.acting_level(seat) is None:
                 task.cancel()
                 del self._asked[seat]
         if not live:
             return
         for seat in self.game.to_move(self.state):
-            spec = self.seats[seat]
-            if "bot" in spec and seat not in self._asked:
+            level = self.acting_level(seat)
+            if level is not None and seat not in self._asked:
                 view = self.view(seat)
                 if self._passed.get(seat) != view:
-                    task = self._spawn(self._bot_turn(seat, spec["bot"], view))
+                    task = self._spawn(self._bot_turn(seat, level, view))
                     self._asked[seat] = (view, task)
+        loop = asyncio.get_running_loop()
         due = self.game.deadline(self.state)
         if due is not None:
-            loop = asyncio.get_running_loop()
             self._timer = loop.call_later(
                 self.clock.wall_seconds_until(due), lambda: self._spawn(self._fire_timer())
             )
+        elif self.turn_clock is not None:
+            on_clock = [
+                seat
+                for seat in self.game.to_move(self.state)
+                if self._clocked(self.state, seat) and self.acting_level(seat) is None
+            ]
+            if on_clock:
+                seat = min(on_clock, key=self.turn_clock.limit)
+                seq = self.seq
+                self._turn_timer = loop.call_later(
+                    self.clock.wall_seconds_until(self.turn_clock.limit(seat)),
+                    lambda: self._spawn(self._time_up(seat, seq)),
+                )
 
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         task = asyncio.ensure_future(coroutine)
@@ -343,9 +531,10 @@ class Room:
                     after = time.time() - asked_at + (self._paced(seat, level, "/late") or 0.0)
                 await asyncio.sleep(max(0.0, asked_at + after - time.time()))
                 async with self.lock:
-                    if self.view(seat) == view:
+                    if self.view(seat) == view and self.acting_level(seat) == level:
                         del self._asked[seat]  # this commit's schedule must not cancel us
-                        await self._commit(seat, answer.action)
+                        standin = None if "bot" in self.seats[seat] else level
+                        await self._commit(seat, answer.action, standin=standin)
                         return
         except (GameError, RoomError):
             log.exception("bot %s in room %s chose an illegal action", level, self.id)
@@ -369,6 +558,191 @@ class Room:
                 # follows. Arm it again, or the room would wait for ever.
                 self.schedule()
 
+    async def _time_up(self, seat: int, seq: int) -> None:
+        """``seat``'s time for this move ran out: its stand-in plays the move."""
+        async with self.lock:
+            self._turn_timer = None
+            if self.seq != seq or self.over or self.turn_clock is None:
+                return
+            if self.turn_clock.limit(seat) > self.clock.now():
+                self.schedule()  # early (see _fire_timer): arm it again
+                return
+            log.info("room %s: seat %s ran out of time", self.id, seat)
+            self._out_of_time = (seq, seat)
+            self.schedule()
+            self._send_players()
+
+    # --- people at a table -----------------------------------------------------------------------
+
+    def _presence(self) -> None:
+        """A socket came or went: start or stop the grace of the people away, hand seats back
+        to those who returned, and tell everyone who is here (tables only)."""
+        if self.table is None:
+            return
+        away = {
+            seat
+            for seat, spec in enumerate(self.seats)
+            if "player" in spec and not any(c.seat == seat for c in self.connections)
+        }
+        live = self.state is not None and self.clock.running and not self.over
+        if self.standins.update(away, live):
+            self.schedule()
+        self._send_players()
+
+    def _standin_due(self, seat: int) -> None:
+        self._spawn(self._stand_in(seat))
+
+    async def _stand_in(self, seat: int) -> None:
+        async with self.lock:
+            back = any(c.seat == seat for c in self.connections)
+            if self.table is None or self.over or not self.clock.running or back:
+                return
+            log.info("room %s: a stand-in plays seat %s", self.id, seat)
+            self.standins.playing[seat] = self.table.standin
+            self.schedule()
+            self._send_players()
+
+    def _send_players(self) -> None:
+        if self.table is None:
+            return
+        players = self.players_json()
+        for connection in list(self.connections):
+            table = self.table_json(connection)
+            connection.send({"type": "players", "players": players, "table": table})
+
+    def _changed(self) -> None:
+        if self._on_change is not None:
+            self._on_change(self)
+
+    def _reseat(self) -> None:
+        """Seats changed: every watcher sits where its guest now does, the clock runs if a
+        seated person is here, and everyone gets the whole table again."""
+        for connection in self.connections:
+            connection.seat = self.seat_of(connection.player)
+        if self.present():
+            self._cancel_pause()
+            if not self.clock.running:
+                self.clock.start()
+        elif self.clock.running and not self.over:
+            self._arm_pause()
+        for connection in list(self.connections):
+            connection.send(self.sync_message(connection))
+        self._presence()
+        self.schedule()
+        self._changed()
+
+    def _waiting(self) -> None:
+        if self.over:
+            raise RoomError("game_over", "this table is closed")
+        if self.status != "waiting":
+            raise RoomError("started", "the game has started")
+
+    def _hosted_by(self, player: str) -> None:
+        if self.host is None or player != self.host:
+            raise RoomError("not_host", "only the table's host may do that")
+
+    async def _store_seats(self, seats: list[dict[str, Any]], start: bool) -> None:
+        """Keep the waiting table's new seats; with ``start``, start its game on them."""
+        assert self.table is not None, "only tables wait for people"
+        table = self.table
+        state = None
+        if start:
+            state = self.game.new_state(self.options, len(seats), self.seed)
+            table = dataclasses.replace(table, started_at=self.clock.now())
+        status = "playing" if start else "waiting"
+        await asyncio.to_thread(self.store.update_table, self.id, seats, status, table.to_json())
+        self.seats[:] = seats
+        if start:
+            self.status, self.state, self.table = status, state, table
+            if table.clock is not None and table.started_at is not None:
+                self.turn_clock = TurnClock(table.clock, len(seats), table.started_at)
+        self._reseat()
+
+    async def take_seat(self, player: str, name: str) -> int:
+        """Seat ``player`` (as ``name``) at the first open seat, or answer the seat they hold;
+        the last open seat taken starts the game. Raises ``RoomError``."""
+        async with self.lock:
+            held = self.seat_of(player)
+            if held is not None:
+                return held
+            self._waiting()
+            free = next((k for k, spec in enumerate(self.seats) if spec.get("open")), None)
+            if free is None:
+                raise RoomError("table_full", "every seat at this table is taken")
+            seats = [dict(spec) for spec in self.seats]
+            seats[free] = {"player": player, "name": name}
+            await self._store_seats(seats, start=not any(s.get("open") for s in seats))
+            return free
+
+    async def leave_seat(self, player: str) -> None:
+        """Before the start: ``player``'s seat opens again; the host leaving closes the table."""
+        async with self.lock:
+            self._waiting()
+            seat = self.seat_of(player)
+            if seat is None:
+                raise RoomError("not_seated", "you have no seat at this table")
+            if player == self.host:
+                await asyncio.to_thread(self.store.close_table, self.id)
+                self.abandoned = True
+                self._reseat()
+                return
+            seats = [dict(spec) for spec in self.seats]
+            seats[seat] = {"open": True}
+            await self._store_seats(seats, start=False)
+
+    async def remove_seat(self, player: str, seat: int) -> None:
+        """The host takes an open seat away (within the game's seat counts)."""
+        async with self.lock:
+            self._hosted_by(player)
+            self._waiting()
+            if not 0 <= seat < len(self.seats):
+                raise RoomError("no_seat", f"this table has no seat {seat}")
+            if not self.seats[seat].get("open"):
+                raise RoomError("seat_taken", "only an open seat can be removed")
+            if len(self.seats) <= self.game.min_seats:
+                message = f"{self.game.name} needs at least {self.game.min_seats} seats"
+                raise RoomError("too_few_seats", message)
+            seats = [dict(spec) for k, spec in enumerate(self.seats) if k != seat]
+            await self._store_seats(seats, start=not any(s.get("open") for s in seats))
+
+    async def start_table(self, player: str, fill: str) -> None:
+        """The host starts now: bots of ``fill`` take the open seats."""
+        async with self.lock:
+            self._hosted_by(player)
+            self._waiting()
+            if fill not in self.game.levels:
+                raise RoomError(
+                    "invalid_level", f"unknown level {fill!r}; known: {self.game.levels}"
+                )
+            seats = [{"bot": fill} if spec.get("open") else dict(spec) for spec in self.seats]
+            await self._store_seats(seats, start=True)
+
+    async def say(self, connection: Connection, text: str | None, stamp: str | None) -> None:
+        """A chat line from ``connection``'s guest to everyone at the table. Raises
+        ``RoomError``; the line is kept before anyone sees it."""
+        player = connection.player
+        if player is None or not self.may_chat(connection):
+            raise RoomError("chat_closed", "you may read this table's chat but not write in it")
+        try:
+            cleaned = None if text is None else clean_text(text)
+            stamped = None if stamp is None else check_stamp(stamp)
+            self._chat_limiter.take(player)
+        except ChatRefused as refused:
+            raise RoomError(refused.code, refused.message) from None
+        seat = connection.seat
+        if seat is not None:
+            name = self.seats[seat].get("name") or default_name(player)
+        else:
+            name = await asyncio.to_thread(self.store.player_name, player) or default_name(player)
+        async with self.lock:
+            n = self.chat[-1].n + 1 if self.chat else 1
+            line = ChatLine(n, seat, player, name, cleaned, stamped, time.time())
+            await asyncio.to_thread(self.store.add_chat, self.id, line)
+            self.chat.append(line)
+            del self.chat[: -2 * KEPT]
+            for watcher in list(self.connections):
+                watcher.send({"type": "chat", "entry": line.to_json()})
+
     # --- pausing -------------------------------------------------------------------------------
 
     def _arm_pause(self) -> None:
@@ -391,6 +765,7 @@ class Room:
                 return
             stopped_at = self.clock.stop()
             self.schedule()  # cancels the timer and every bot's answer, asks nobody
+            self._presence()  # and every grace: nobody's seat is handed over while stopped
             await asyncio.to_thread(self.store.stop_clock, self.id, stopped_at)
 
     async def abandon(self) -> None:
@@ -400,6 +775,7 @@ class Room:
             self.schedule()  # over: cancels the timer and the bots
             for connection in list(self.connections):  # a spectator sees it end
                 connection.send(self.sync_message(connection))
+            self._changed()
         await self.close()
 
     async def close(self) -> None:
@@ -410,6 +786,9 @@ class Room:
             await asyncio.to_thread(self.store.stop_clock, self.id, self.clock.stop())
         if self._timer is not None:
             self._timer.cancel()
+        if self._turn_timer is not None:
+            self._turn_timer.cancel()
+        self.standins.cancel()
         for task in list(self._tasks):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -43,7 +43,16 @@ class AskHint:
     """``{"type": "hint"}``: the best move now, for the asking seat only (``Room.hint``)."""
 
 
-ClientMessage = Act | Sync | Pong | AskHint
+@dataclass(frozen=True)
+class Say:
+    """``{"type": "chat", "text": ...}`` or ``{"type": "chat", "stamp": key}``: a chat line to
+    the table (``Room.say``)."""
+
+    text: str | None = None
+    stamp: str | None = None
+
+
+ClientMessage = Act | Sync | Pong | AskHint | Say
 
 
 def parse_client_message(text: str) -> ClientMessage:
@@ -67,14 +76,18 @@ def parse_client_message(text: str) -> ClientMessage:
         if type(data["id"]) is not int:
             raise RoomError("bad_message", "'id' must be the ping's integer id")
         return Pong(data["id"])
+    if kind == "chat" and set(data) in ({"type", "text"}, {"type", "stamp"}):
+        if not all(isinstance(data.get(key, ""), str) for key in ("text", "stamp")):
+            raise RoomError("bad_message", "a chat line's 'text' or 'stamp' is a string")
+        return Say(data.get("text"), data.get("stamp"))
     if kind == "act" and set(data) == {"type", "action"}:
         if not isinstance(data["action"], dict):
             raise RoomError("bad_message", "'action' must be an object")
         return Act(data["action"])
     raise RoomError(
         "bad_message",
-        'expected {"type": "act", "action": {...}}, {"type": "sync"}, {"type": "hint"} '
-        'or {"type": "pong", "id": n}',
+        'expected {"type": "act", "action": {...}}, {"type": "sync"}, {"type": "hint"}, '
+        '{"type": "chat", "text": "..."} or {"type": "pong", "id": n}',
     )
 
 

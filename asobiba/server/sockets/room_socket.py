@@ -35,6 +35,7 @@ from asobiba.server.sockets.messages import (
     Act,
     AskHint,
     Pong,
+    Say,
     error_message,
     parse_client_message,
 )
@@ -71,8 +72,11 @@ class TokenBucket:
 class SocketConnection:
     """A seat's socket with its own bounded outbox, so a slow client never holds the room."""
 
-    def __init__(self, websocket: WebSocket, seat: int | None, limits: SocketLimits) -> None:
+    def __init__(
+        self, websocket: WebSocket, player: str | None, seat: int | None, limits: SocketLimits
+    ) -> None:
         self.websocket = websocket
+        self.player = player
         self.seat = seat
         self.outbox: asyncio.Queue[dict[str, Any] | Close] = asyncio.Queue(limits.outbox)
         self.bucket = TokenBucket(limits.per_second, limits.burst)
@@ -169,6 +173,8 @@ class SocketConnection:
                 await room.act(self.seat, message.action, arrived - self.latency.round_trip())
             elif isinstance(message, Pong):  # the answer to a ping: nothing to answer back
                 self.latency.pong(message.id)
+            elif isinstance(message, Say):
+                await room.say(self, message.text, message.stamp)
             elif isinstance(message, AskHint):
                 # To this connection alone: no other seat or watcher learns of it.
                 hint = await room.hint(self.seat)
@@ -220,7 +226,8 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
         await websocket.send_json(error_message("unknown_room", f"no room {room_id!r}"))
         await websocket.close(code=4404)
         return
-    seat = room.seat_of(player_id(websocket))
+    player = player_id(websocket)
+    seat = room.seat_of(player)
     guests: GuestLimits = websocket.app.state.guest_limits
     crowded = room.crowded(seat, guests.sockets_per_seat, guests.sockets_per_room)
     if crowded is not None:
@@ -229,7 +236,7 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
         await websocket.close(code=CLOSE_TOO_MANY_SOCKETS)
         return
     limits: SocketLimits = websocket.app.state.socket_limits
-    connection = SocketConnection(websocket, seat, limits)
+    connection = SocketConnection(websocket, player, seat, limits)
     room.join(connection)  # before any await: see Hub.release
     try:
         await websocket.accept()

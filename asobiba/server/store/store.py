@@ -81,6 +81,7 @@ class StoredRoom:
     standins: tuple[str | None, ...] = ()
     """Per event (same order as ``events``): the level of the stand-in that played it, or None."""
     chat: tuple[ChatLine, ...] = ()
+    created_at: datetime | None = None
 
     @property
     def abandoned(self) -> bool:
@@ -339,6 +340,7 @@ class Store:
                 chat=tuple(
                     ChatLine(c.n, c.seat, c.player_id, c.name, c.text, c.stamp, c.at) for c in chat
                 ),
+                created_at=row.created_at,
             )
 
     def abandon_oldest(self, player_id: str, keep: int, busy: set[str]) -> list[str]:

@@ -1,0 +1,1 @@
+"""Play between people: tables and their seats, names, chat and the lobby."""

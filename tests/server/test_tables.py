@@ -1,0 +1,183 @@
+"""Tables between people, end to end through the app: set, joined, started, left, watched
+(docs/ARCHITECTURE.md, "Tables between people"), on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from asobiba.server.app import create_app
+from asobiba.server.settings import SocketLimits
+from tests.server.tables import Guest, host_table, until
+
+ME, OPEN = {"kind": "me"}, {"kind": "open"}
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def app_client(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[TestClient]:
+    monkeypatch.setenv("ASOBIBA_STANDIN_SECONDS", "0.3")
+    url = request.getfixturevalue(f"{request.param}_url")
+    quiet = SocketLimits(ping_seconds=None)
+    app = create_app(url, secret_key="test-secret", bot_workers=1, socket_limits=quiet)
+    with TestClient(app) as client:
+        yield client
+
+
+def is_sync(status: str) -> Any:
+    return lambda m: m["type"] == "sync" and m["table"]["status"] == status
+
+
+def test_a_table_waits_for_its_people_and_starts_when_the_last_seat_is_taken(
+    app_client: TestClient,
+) -> None:
+    host, friend, late = Guest(app_client, "Aki"), Guest(app_client), Guest(app_client)
+    table = host_table(host, "mancala", [ME, OPEN], public=True)
+    assert table["seat"] == 0 and len(table["code"]) == 6
+    room = table["room_id"]
+    with host.socket(room) as ws:
+        sync, _ = until(ws, is_sync("waiting"))
+        assert sync["obs"] is None and sync["legal"] == []
+        assert sync["table"]["code"] == table["code"] and sync["table"]["host"] == 0
+        assert [p["kind"] for p in sync["players"]] == ["human", "open"]
+        assert sync["players"][0]["name"] == "Aki"
+        lobby = app_client.get("/api/tables").json()
+        assert [t["room_id"] for t in lobby["waiting"]] == [room]
+        assert lobby["waiting"][0] | {"created_at": None} == {
+            "room_id": room,
+            "game": "mancala",
+            "url": f"/games/mancala/{room}",
+            "status": "waiting",
+            "options": lobby["waiting"][0]["options"],
+            "seats": 2,
+            "free": 1,
+            "host": "Aki",
+            "names": ["Aki"],
+            "created_at": None,
+        }
+
+        joined = friend.post(f"/api/rooms/{room}/join", json={"name": "  Bea  "})
+        assert joined.status_code == 200 and joined.json() == {"seat": 1}
+        started, _ = until(ws, is_sync("playing"))
+        assert started["obs"] is not None and started["legal"]
+        assert [p["name"] for p in started["players"]] == ["Aki", "Bea"]
+        assert friend.post(f"/api/rooms/{room}/join", json={}).json() == {"seat": 1}
+        refused = late.post(f"/api/rooms/{room}/join", json={})
+        assert refused.status_code == 409 and refused.json()["error"]["code"] == "started"
+        lobby = app_client.get("/api/tables").json()
+        assert lobby["waiting"] == [] and [t["room_id"] for t in lobby["playing"]] == [room]
+
+        with friend.socket(room) as friend_ws:
+            mine, _ = until(friend_ws, lambda m: m["type"] == "sync")
+            assert mine["seat"] == 1 and mine["table"]["you"]["seat"] == 1
+            ws.send_json({"type": "act", "action": started["legal"][0]})
+            until(friend_ws, lambda m: m["type"] == "event")
+
+
+def test_the_code_leads_to_the_table(app_client: TestClient) -> None:
+    host = Guest(app_client, "Aki")
+    table = host_table(host, "michikake", [ME, OPEN, OPEN])
+    found = app_client.get(f"/api/tables/{table['code'].lower()}")
+    assert found.status_code == 200
+    assert found.json()["url"] == f"/games/michikake/{table['room_id']}"
+    assert app_client.get("/api/tables/ZZZZZZ").status_code == 404
+    assert app_client.get("/api/tables").json()["waiting"] == []  # by link only: not listed
+
+
+def test_the_host_removes_seats_and_starts_with_bots(app_client: TestClient) -> None:
+    host, friend = Guest(app_client, "Aki"), Guest(app_client, "Bea")
+    table = host_table(host, "michikake", [ME, OPEN, OPEN, OPEN])
+    room = table["room_id"]
+    assert friend.delete(f"/api/rooms/{room}/seats/3").status_code == 403
+    assert host.delete(f"/api/rooms/{room}/seats/0").json()["error"]["code"] == "seat_taken"
+    assert host.delete(f"/api/rooms/{room}/seats/3").json() == {"seats": 3}
+    few = host.delete(f"/api/rooms/{room}/seats/2")
+    assert few.status_code == 409 and few.json()["error"]["code"] == "too_few_seats"
+    assert friend.post(f"/api/rooms/{room}/join", json={}).json() == {"seat": 1}
+    assert friend.post(f"/api/rooms/{room}/start", json={"fill": "beginner"}).status_code == 403
+    bad = host.post(f"/api/rooms/{room}/start", json={"fill": "godlike"})
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "invalid_level"
+    assert host.post(f"/api/rooms/{room}/start", json={"fill": "beginner"}).status_code == 200
+    with host.socket(room) as ws:
+        sync, _ = until(ws, lambda m: m["type"] == "sync")
+        assert sync["table"]["status"] == "playing"
+        assert [p["kind"] for p in sync["players"]] == ["human", "human", "bot"]
+        assert sync["obs"] is not None
+
+
+def test_a_person_may_leave_before_the_start_and_the_host_closes_the_table(
+    app_client: TestClient,
+) -> None:
+    host, friend = Guest(app_client, "Aki"), Guest(app_client, "Bea")
+    table = host_table(host, "mokochaka", [ME, OPEN, OPEN], public=True)
+    room = table["room_id"]
+    assert friend.post(f"/api/rooms/{room}/join", json={}).json() == {"seat": 1}
+    assert friend.post(f"/api/rooms/{room}/leave").status_code == 200
+    with host.socket(room) as ws:
+        sync, _ = until(ws, lambda m: m["type"] == "sync")
+        assert [p["kind"] for p in sync["players"]] == ["human", "open", "open"]
+        assert host.post(f"/api/rooms/{room}/leave").status_code == 200
+        closed, _ = until(ws, is_sync("over"))
+        assert closed["legal"] == []
+    assert app_client.get("/api/tables").json()["waiting"] == []
+    again = friend.post(f"/api/rooms/{room}/join", json={})
+    assert again.status_code == 409 and again.json()["error"]["code"] == "game_over"
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ({"seats": [ME, ME]}, "invalid_seats"),
+        ({"seats": [OPEN, OPEN]}, "invalid_seats"),
+        ({"seats": [ME]}, "invalid_seats"),
+        ({"seats": [ME, {"kind": "bot", "level": "godlike"}]}, "invalid_level"),
+        ({"seats": [ME, OPEN], "standin": "godlike"}, "invalid_level"),
+        ({"seats": [ME, OPEN], "clock": {"move": 1, "reserve": 0}}, "invalid_clock"),
+        ({"seats": [ME, OPEN], "clock": {"move": 30}}, "invalid_clock"),
+        ({"seats": [ME, OPEN], "level": "beginner"}, "bad_request"),
+        ({"level": "beginner", "public": True}, "bad_request"),
+        ({"seats": [ME, {"kind": "friend"}]}, "bad_request"),
+        ({"seats": [ME, OPEN], "public": "yes"}, "bad_request"),
+    ],
+)
+def test_a_bad_table_is_refused_and_nothing_is_made(
+    app_client: TestClient, body: dict[str, Any], code: str
+) -> None:
+    host = Guest(app_client, "Aki")
+    response = host.post("/api/rooms", json={"game": "mancala", **body})
+    assert response.status_code == 400, response.text
+    assert response.json()["error"]["code"] == code
+    assert host.get("/api/rooms?game=mancala").json()["rooms"] == []
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [("  Aki   Sato ", "Aki Sato"), ("<b>桃</b>", "<b>桃</b>"), ("é", "é")],
+)
+def test_names_are_trimmed_and_kept_as_typed(app_client: TestClient, name: str, shown: str) -> None:
+    guest = Guest(app_client)
+    assert guest.put("/api/me", json={"name": name}).json() == {"name": shown}
+    assert guest.get("/api/me").json() == {"name": shown}
+
+
+@pytest.mark.parametrize("name", ["", "   ", "a" * 17, "Aki\nSato", "A\u202eB", "x\u200by"])
+def test_a_name_that_cannot_be_shown_is_refused(app_client: TestClient, name: str) -> None:
+    guest = Guest(app_client, "Aki")
+    response = guest.put("/api/me", json={"name": name})
+    assert response.status_code == 400 and response.json()["error"]["code"] == "invalid_name"
+    assert guest.get("/api/me").json() == {"name": "Aki"}
+
+
+def test_a_guest_without_a_name_joins_as_a_guest_number(app_client: TestClient) -> None:
+    host, friend = Guest(app_client), Guest(app_client)
+    table = host_table(host, "mancala", [ME, OPEN])
+    friend.post(f"/api/rooms/{table['room_id']}/join", json={})
+    with host.socket(table["room_id"]) as ws:
+        sync, _ = until(ws, lambda m: m["type"] == "sync")
+    names = [p["name"] for p in sync["players"]]
+    assert all(name.startswith("Guest ") and len(name) == 10 for name in names)
+    assert names[0] != names[1]
