@@ -43,3 +43,5 @@ async function request(method, url, body) {
 
 export const getJSON = (url) => request("GET", url);
 export const postJSON = (url, body) => request("POST", url, body);
+export const putJSON = (url, body) => request("PUT", url, body);
+export const deleteJSON = (url) => request("DELETE", url);

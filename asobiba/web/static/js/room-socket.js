@@ -15,7 +15,8 @@ export class RoomSocket {
   /**
    * @param {string} path the `ws` the server returned for the room
    * @param {{onMessage: (msg: object) => void, onStatus?: (status: string) => void}} handlers
-   *   onMessage gets `sync`, `event` (in seq order, none missing) and `error` messages;
+   *   onMessage gets `sync`, `event` (in seq order, none missing), `error` and any other
+   *   message without a seq (a table's `players` and `chat`);
    *   onStatus gets "connecting", "open", "reconnecting", "closed" and "failed".
    */
   constructor(path, { onMessage, onStatus = () => {} }) {
@@ -99,6 +100,11 @@ export class RoomSocket {
 
   act(action) {
     return this.send({ type: "act", action });
+  }
+
+  /** A table's chat line: `{text}` or `{stamp}` (docs/ARCHITECTURE.md, "Tables between people"). */
+  chat(line) {
+    return this.send({ type: "chat", ...line });
   }
 
   close() {
