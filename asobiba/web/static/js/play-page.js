@@ -2,17 +2,33 @@
 // starts; remembered in localStorage), POST /api/rooms, the game's own address
 // (/games/<game>/<room>, pushed into the address bar; back and forward reload it), the room's
 // WebSocket and its failures, the end-of-game dialog's rematch / change-settings / close buttons
-// and "New game" (asking first when a game is unfinished).
+// and "New game" (asking first when a game is unfinished). At a table for people
+// (docs/ARCHITECTURE.md, "Tables between people") it also holds what belongs to the room rather
+// than to a game: the table's set-up ("Play with friends", table-setup.js), the waiting room
+// until the game starts (waiting-room.js; the game's hooks see no message meanwhile), the
+// players strip (players-strip.js), the chat (chat.js) and the notices when someone is away or
+// back. The games never receive `players` or `chat` messages.
 //
 // A game's play.js makes one `PlayPage` with its hooks and draws its own table; the page owns
 // the room (`page.room`, `page.seat`) and the socket (`page.send(action)`). See
 // asobiba/web/README.md, "Adding a game's pages".
 import { ApiError, postJSON } from "./api.js";
+import { ChatPanel } from "./chat.js";
 import { confirmDialog } from "./dialog.js";
 import { pageData, t } from "./i18n.js";
+import { PlayersStrip } from "./players-strip.js";
 import { RoomSocket } from "./room-socket.js";
 import { levelName, valueKey } from "./rules-name.js";
+import { loadJSON, saveJSON } from "./storage.js";
+import { TableSetup } from "./table-setup.js";
 import { toast } from "./toast.js";
+import { WaitingRoom } from "./waiting-room.js";
+
+/** The string for a table's error code: its own, else the site's for the code. */
+function tableKey(code) {
+  const key = `table.error.${code}`;
+  return t(key) === key ? `error.${code}` : key;
+}
 
 export class PlayPage {
   /**
@@ -43,11 +59,16 @@ export class PlayPage {
     this.turn = document.getElementById("turn");
     this.turnText = document.getElementById("turn-text");
     this.dialog = document.getElementById("result");
-    this.room = null; // {room_id, seat (null: watching), ws, players, settings}
+    this.room = null; // {room_id, seat (null: watching), ws, players, settings, table}
     this.socket = null;
     this.lastSettings = null;
     this.queue = [];
     this.pumping = false;
+    this.waiting = false; // a table's waiting room is on show: the game sees nothing yet
+    this.setup = new TableSetup(this);
+    this.waitingRoom = new WaitingRoom(this);
+    this.strip = new PlayersStrip(this);
+    this.chat = new ChatPanel(this);
     this.bind();
   }
 
@@ -103,23 +124,14 @@ export class PlayPage {
   }
 
   restoreSettings() {
-    let saved = null;
-    try {
-      saved = JSON.parse(localStorage.getItem(this.storageKey) ?? "null");
-    } catch {
-      saved = null;
-    }
+    const saved = loadJSON(this.storageKey);
     if (!saved) return;
     for (const [key, value] of Object.entries(saved.options ?? {})) this.setChecked(key, valueKey(value));
     for (const key of ["players", "level", "order"]) if (saved[key]) this.setChecked(key, saved[key]);
   }
 
   saveSettings(settings) {
-    try {
-      localStorage.setItem(this.storageKey, JSON.stringify(settings));
-    } catch {
-      /* not remembered */
-    }
+    saveJSON(this.storageKey, settings);
   }
 
   // --- the room --------------------------------------------------------------------------
@@ -167,6 +179,8 @@ export class PlayPage {
     this.leaveRoom();
     this.room = created;
     this.queue = [];
+    this.waiting = false;
+    this.fresh = true; // no sync yet
     this.hooks.enter?.(created);
     this.play.dataset.state = "playing";
     this.setTurn("wait", t("play.connecting"));
@@ -182,6 +196,11 @@ export class PlayPage {
     this.socket = null;
     this.room = null;
     this.queue = [];
+    this.showWaiting(false);
+    this.strip.show(false);
+    this.chat.show(false);
+    this.chat.clear();
+    delete this.play.dataset.people;
     this.hooks.leave?.();
   }
 
@@ -205,9 +224,41 @@ export class PlayPage {
   }
 
   receive(msg) {
-    if (msg.type === "sync" && this.room) {
+    if (!this.room) return;
+    // What belongs to the table, not the game: never passed to the game's hooks.
+    if (msg.type === "players") {
+      this.updatePlayers(msg.players, msg.table);
+      return;
+    }
+    if (msg.type === "chat") {
+      this.chat.add(msg.entry);
+      return;
+    }
+    if (msg.type === "error" && String(msg.code).startsWith("chat_")) {
+      this.chat.refused(msg);
+      return;
+    }
+    if (msg.type === "sync") {
       this.room.seat = msg.seat ?? null;
-      this.room.players = msg.players ?? this.room.players;
+      if (msg.chat) this.chat.reset(msg.chat);
+      this.updatePlayers(msg.players, msg.table);
+      if (msg.table?.status === "waiting") {
+        this.showWaiting(true);
+        return;
+      }
+      if (this.waiting || (this.fresh && this.room.table)) {
+        // The game starts (or a table's page gets its first sync): the game resets for the
+        // seats as they are now (names, levels), then gets this sync and everything after it
+        // exactly as at any other game.
+        this.showWaiting(false);
+        this.queue = [];
+        this.hooks.enter?.(this.room);
+        this.showTable();
+      }
+      this.fresh = false;
+    } else if (this.waiting) {
+      if (msg.type === "error") toast(this.errorText(msg, tableKey(msg.code)), { kind: "error" });
+      return;
     }
     if (!this.hooks.serial) {
       this.hooks.message(msg);
@@ -228,6 +279,73 @@ export class PlayPage {
     }
   }
 
+  // --- a table for people ------------------------------------------------------------------
+
+  /** Seats the room has for people (taken or open). */
+  get people() {
+    return (this.room?.players ?? []).filter((player) => player.kind === "human" || player.kind === "open").length;
+  }
+
+  /** A table set for people (more than one person's seat): its strip, chat and rematch. */
+  get peopleTable() {
+    return Boolean(this.room?.table) && this.people > 1;
+  }
+
+  /** The room's latest players entries and table info (a `sync` or a `players` message). */
+  updatePlayers(players, table) {
+    const room = this.room;
+    const before = room.players;
+    if (players) room.players = players;
+    if (table !== undefined) room.table = table;
+    // A room page's settings name no level when its seats are all people: the table's stand-in.
+    if (room.settings && !room.settings.level) {
+      room.settings.level = room.players?.find((player) => player.kind === "bot")?.level ?? room.table?.standin ?? null;
+    }
+    if (players && before) this.announce(before, players);
+    this.showTable();
+  }
+
+  /** "<name> is away: a stand-in plays for them" / "<name> is back", for other people's seats. */
+  announce(before, after) {
+    after.forEach((player, seat) => {
+      const was = before[seat];
+      if (!was || seat === this.seat || player.kind !== "human" || was.kind !== "human") return;
+      const name = player.name ?? this.seatName(seat);
+      if (!was.standin && player.standin) toast(t("table.away", { name }));
+      else if (was.standin && !player.standin) toast(t("table.back", { name }));
+    });
+  }
+
+  /** What the table adds around the game, from the room's latest entries. */
+  showTable() {
+    const room = this.room;
+    const table = room?.table ?? null;
+    this.play.dataset.people = String(this.people);
+    this.strip.show(this.peopleTable && !this.waiting);
+    if (this.peopleTable && !this.waiting) this.strip.render(room.players);
+    const chatting = Boolean(table) && (this.people > 1 || Boolean(table.spectator_chat));
+    this.chat.show(chatting);
+    if (chatting) this.chat.allow(table.you?.may_chat !== false);
+    if (this.waiting) this.waitingRoom.render();
+    // After a game with people the rematch sets a new table (`rematch`).
+    for (const id of ["rematch", "rematch-bar"]) {
+      const button = document.getElementById(id);
+      if (button) button.textContent = t(this.peopleTable ? "table.rematch" : "result.rematch");
+    }
+  }
+
+  /** The waiting room instead of the game's table (`true`), or the game's table again. */
+  showWaiting(on) {
+    this.waiting = on;
+    if (on) this.play.dataset.table = "waiting";
+    else delete this.play.dataset.table;
+    this.waitingRoom.show(on);
+    if (on) {
+      this.setTurn("wait", t("table.waiting.title"));
+      this.showTable();
+    }
+  }
+
   /** Send an action; false (and a notice) when the socket is down. */
   send(action) {
     if (this.socket?.act(action)) return true;
@@ -235,12 +353,13 @@ export class PlayPage {
     return false;
   }
 
-  /** A seat in words: "You", "Player" (a person, to a spectator) or "Computer (level)". */
+  /** A seat in words: "You", a person's name at a table ("Player" where none is known) or
+   * "Computer (level)". */
   seatName(seat) {
     if (this.room && seat === this.room.seat) return t("play.you");
     const player = this.room?.players?.[seat];
-    if (player && player.kind !== "bot") return t("play.player");
-    return t("play.bot", { level: levelName(this.room?.settings?.level, this.data.levels) });
+    if (player && player.kind !== "bot") return player.name || t("play.player");
+    return t("play.bot", { level: levelName(player?.level ?? this.room?.settings?.level, this.data.levels) });
   }
 
   /** An error message from the server in words (`key` overrides the code's own string). */
@@ -266,6 +385,12 @@ export class PlayPage {
 
   rematch() {
     if (this.dialog.open) this.dialog.close();
+    // A table for people sets a new table: the same friends are not waiting in a new room.
+    if (this.peopleTable) {
+      this.toSettings();
+      this.setup.open();
+      return;
+    }
     this.start(this.lastSettings ?? this.readSettings());
   }
 
@@ -296,6 +421,13 @@ export class PlayPage {
     on("change-bar", () => this.changeSettings());
     on("close-result", () => this.dialog.close());
     on("new-game", async () => {
+      if (this.waiting && this.seat !== null) {
+        // Leaving a waiting room gives the seat back; the host's leaving closes the table.
+        if (this.room.table?.you?.host) {
+          if (await this.waitingRoom.close()) this.toSettings();
+        } else await this.waitingRoom.leave();
+        return;
+      }
       if (this.hooks.unfinished()) {
         const leave = await confirmDialog(t("play.abandon_confirm"), {
           yes: t("play.abandon_yes"),
@@ -316,6 +448,10 @@ export class PlayPage {
     if (this.data.room) {
       this.lastSettings = this.data.room.settings;
       this.enterRoom(this.data.room);
-    } else this.hooks.preview();
+    } else {
+      this.hooks.preview();
+      // `/games/<game>#friends` opens the table's set-up at once (a link from the lobby).
+      if (window.location.hash === "#friends") this.setup.open();
+    }
   }
 }
