@@ -151,6 +151,10 @@ function turnLabel(kind) {
   if (kind === "bottom" || kind === "top") {
     return t("play.turn.seat", { name: seatName(obs.to_move) });
   }
+  // A person met at a table is named: "Aiko to move".
+  if (kind === "them" && page.room?.players?.[obs.to_move]?.name) {
+    return t("play.turn.seat", { name: seatName(obs.to_move) });
+  }
   return { you: t("play.turn.you"), them: t("play.turn.opponent") }[kind] ?? t("play.connecting");
 }
 

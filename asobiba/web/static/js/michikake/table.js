@@ -23,13 +23,16 @@ const POSITIONS = { 3: [null, "left", "right"], 4: [null, "left", "across", "rig
 /**
  * Seat names from a viewer's side: "You", then the others by where they sit ("Left CPU",
  * "Across CPU"; play passes to the left); a spectator (viewer null) sees seat numbers.
- * `players` is `[{kind: "bot" | "human"}]` by seat (may be empty before the first sync).
+ * `players` is `[{kind: "bot" | "human", name?}]` by seat (may be empty before the first sync);
+ * a person with a `name` (a table for people) is called by it.
  * The namer keeps `viewer`, so sentences about seats can speak to the viewer (`said`).
  */
 export function seatNamer({ viewer, players, count }) {
   const name = (seat) => {
     if (viewer !== null && seat === viewer) return t("play.you");
     const human = players?.[seat]?.kind === "human";
+    // At a table for people a person is called by the name they sat down with.
+    if (human && players[seat].name) return players[seat].name;
     if (viewer === null) return t(human ? "michikake.seat_player" : "michikake.seat_bot", { n: seat + 1 });
     const where = POSITIONS[count]?.[(seat - viewer + count) % count] ?? "left";
     return t(human ? "michikake.player_at" : "michikake.bot_at", { where: t(`michikake.where.${where}`) });

@@ -170,14 +170,15 @@ function mySeat() {
   return page.seat;
 }
 
-/** Bots get sleepy names (the winner sleeps best), in seat order. */
+/** Bots get sleepy names (the winner sleeps best), in seat order; a person at a table for people
+ * the name they sat down with. */
 function seatName(seat) {
   if (seat === null || seat === undefined) return "";
   const room = page.room;
   if (room && seat === room.seat) return t("play.you");
   const players = room?.players ?? [];
   const player = players[seat];
-  if (player && player.kind !== "bot") return t("moko.player_n", { n: seat + 1 });
+  if (player && player.kind !== "bot") return player.name || t("moko.player_n", { n: seat + 1 });
   const names = t("moko.bot_names").split(",");
   const index = players.slice(0, seat).filter((p) => p.kind === "bot").length;
   return names[index % names.length];

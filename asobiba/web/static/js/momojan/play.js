@@ -103,8 +103,11 @@ function enter(created) {
   table.setOrderKey(created.seat === null ? null : `asobiba.${page.game}.hand.${created.room_id}`);
   table.setRiichiMode(false);
   table.setLegal([]);
+  // Against a person met at a table the chip names them, else the computer's level.
+  const other = 1 - (created.seat ?? 0);
+  const person = created.players?.[other]?.name;
   ruleChip.textContent = t("momojan.rule_chip", {
-    level: levelName(created.settings?.level, data.levels),
+    level: person ? seatName(other) : levelName(created.settings?.level, data.levels),
   });
   showNames();
 }
@@ -173,6 +176,10 @@ function turnKind() {
 function turnLabel(kind) {
   if (kind === "over") return finalWords(obs.outcome).title;
   if (kind === "bottom" || kind === "top") return t("play.turn.seat", { name: seatName(obs.to_move) });
+  // A person met at a table is named: "Aiko to move".
+  if (kind === "them" && page.room?.players?.[obs.to_move]?.name) {
+    return t("play.turn.seat", { name: seatName(obs.to_move) });
+  }
   if (kind === "them") return t("play.turn.opponent");
   if (kind !== "you") return t("play.connecting");
   if (riichiMode) return t("momojan.turn.riichi_pick");
