@@ -181,3 +181,124 @@ def test_a_guest_without_a_name_joins_as_a_guest_number(app_client: TestClient) 
     names = [p["name"] for p in sync["players"]]
     assert all(name.startswith("Guest ") and len(name) == 10 for name in names)
     assert names[0] != names[1]
+
+
+def test_a_stand_in_plays_for_a_person_away_and_hands_the_seat_back(
+    app_client: TestClient,
+) -> None:
+    """ASOBIBA_STANDIN_SECONDS is 0.3 here: the friend's socket closes, a beginner plays their
+    moves, everyone is told; their socket back, the seat is theirs again."""
+    host, friend = Guest(app_client, "Aki"), Guest(app_client, "Bea")
+    table = host_table(host, "mancala", [ME, OPEN], standin="beginner")
+    room = table["room_id"]
+    friend.post(f"/api/rooms/{room}/join", json={})
+    with host.socket(room) as ws:
+        with friend.socket(room) as friend_ws:
+            until(friend_ws, lambda m: m["type"] == "sync")
+            _, seen = until(ws, lambda m: m["type"] == "players" and m["players"][1]["connected"])
+        away, more = until(
+            ws, lambda m: m["type"] == "players" and m["players"][1]["standin"] == "beginner"
+        )
+        assert away["players"][1]["connected"] is False
+        views = [m for m in seen + more if m["type"] in ("sync", "event")]
+        legal = views[-1]["legal"]
+        for _ in range(3):  # the host moves; the stand-in answers for the friend each time
+            ws.send_json({"type": "act", "action": legal[0]})
+            mine, _ = until(ws, lambda m: m["type"] == "event" and bool(m["legal"]))
+            legal = mine["legal"]
+        with friend.socket(room) as friend_ws:
+            back, _ = until(friend_ws, lambda m: m["type"] == "sync")
+            assert back["seat"] == 1
+            handed, _ = until(
+                ws, lambda m: m["type"] == "players" and m["players"][1]["standin"] is None
+            )
+            assert handed["players"][1]["connected"] is True
+    stored = app_client.app.state.hub.store.load_room(room)  # type: ignore[attr-defined]
+    played = [
+        level
+        for (seat, _, _), level in zip(stored.events, stored.standins, strict=True)
+        if seat == 1
+    ]
+    assert played and set(played) == {"beginner"}, "the stand-in's moves are marked"
+    assert all(
+        level is None
+        for (seat, _, _), level in zip(stored.events, stored.standins, strict=True)
+        if seat == 0
+    )
+
+
+def test_when_a_persons_clock_runs_out_the_stand_in_plays_that_move(
+    app_client: TestClient,
+) -> None:
+    """Five seconds a move and no reserve: the person who does not move loses the move to the
+    stand-in, and keeps the seat (connected, no stand-in mark)."""
+    host, friend = Guest(app_client, "Aki"), Guest(app_client, "Bea")
+    clock = {"move": 5, "reserve": 0}
+    table = host_table(host, "mancala", [ME, OPEN], clock=clock)
+    room = table["room_id"]
+    friend.post(f"/api/rooms/{room}/join", json={})
+    with host.socket(room) as ws, friend.socket(room) as friend_ws:
+        sync, _ = until(ws, lambda m: m["type"] == "sync" and m["table"]["status"] == "playing")
+        assert sync["table"]["clock"] == clock
+        ticking, _ = until(
+            ws, lambda m: m["type"] == "players" and m["players"][0]["clock"]["deadline_in"]
+        )
+        assert 0 < ticking["players"][0]["clock"]["deadline_in"] <= 5
+        assert ticking["players"][0]["clock"]["reserve"] == 0
+        # The host never moves: after 5 s the stand-in moves for them, and it is Bea's turn.
+        turn, _ = until(friend_ws, lambda m: m["type"] == "event" and bool(m["legal"]))
+        assert turn["obs"]["to_move"] == 1
+        players, _ = until(ws, lambda m: m["type"] == "players")
+        assert players["players"][0]["connected"] and players["players"][0]["standin"] is None
+    stored = app_client.app.state.hub.store.load_room(room)  # type: ignore[attr-defined]
+    assert stored.events[0][0] == 0 and stored.standins[0] is not None
+    assert stored.events[0][2] - stored.settings["started_at"] >= 5
+
+
+def test_chat_is_kept_escaped_by_nobody_limited_and_closed_to_spectators(
+    app_client: TestClient,
+) -> None:
+    host, friend, stranger = (
+        Guest(app_client, "Aki"),
+        Guest(app_client, "<i>Bea"),
+        Guest(app_client),
+    )
+    table = host_table(host, "michikake", [ME, OPEN, {"kind": "bot", "level": "beginner"}])
+    room = table["room_id"]
+    friend.post(f"/api/rooms/{room}/join", json={})
+    with host.socket(room) as ws, stranger.socket(room) as watching:
+        until(ws, lambda m: m["type"] == "sync")
+        watch_sync, _ = until(watching, lambda m: m["type"] == "sync")
+        assert watch_sync["table"]["you"]["may_chat"] is False
+        with friend.socket(room) as friend_ws:
+            until(friend_ws, lambda m: m["type"] == "sync")
+            friend_ws.send_json({"type": "chat", "text": "  <script>alert(1)</script>\n hi "})
+            line, _ = until(watching, lambda m: m["type"] == "chat")
+            assert line["entry"]["text"] == "<script>alert(1)</script> hi"
+            assert line["entry"]["name"] == "<i>Bea" and line["entry"]["seat"] == 1
+            assert set(line["entry"]) == {"n", "seat", "name", "text", "at"}
+            friend_ws.send_json({"type": "chat", "stamp": "gg"})
+            stamp, _ = until(ws, lambda m: m["type"] == "chat" and "stamp" in m["entry"])
+            assert stamp["entry"]["stamp"] == "gg" and stamp["entry"]["n"] == 2
+            refusals: list[tuple[dict[str, Any], str]] = [
+                ({"text": "x" * 201}, "chat_too_long"),
+                ({"text": " \n "}, "chat_empty"),
+                ({"stamp": "card:K"}, "bad_message"),
+                ({"text": 5}, "bad_message"),
+            ]
+            for bad, code in refusals:
+                friend_ws.send_json({"type": "chat", **bad})
+                error, _ = until(friend_ws, lambda m: m["type"] == "error")
+                assert error["code"] == code
+            codes = []
+            for _ in range(6):
+                friend_ws.send_json({"type": "chat", "text": "again"})
+                answer, _ = until(friend_ws, lambda m: m["type"] in ("chat", "error"))
+                codes.append(answer.get("code"))
+            assert "chat_rate_limited" in codes, "five at once, then one per 2 s"
+        watching.send_json({"type": "chat", "text": "may I?"})
+        refused, _ = until(watching, lambda m: m["type"] == "error")
+        assert refused["code"] == "chat_closed"
+    stored = app_client.app.state.hub.store.load_room(room)  # type: ignore[attr-defined]
+    assert [line.text for line in stored.chat][:2] == ["<script>alert(1)</script> hi", None]
+    assert all(line.text != "may I?" for line in stored.chat)

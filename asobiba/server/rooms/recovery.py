@@ -43,5 +43,8 @@ def finish_if_over(store: Store, game: Game[Any], stored: StoredRoom, state: Any
     if stored.finished or outcome is None:
         return False
     hints = stored.hints_per_seat()
-    results = results_for(stored.id, game, stored.options, stored.seats, outcome, hints)
+    standin = any(level is not None for level in stored.standins)
+    results = results_for(
+        stored.id, game, stored.options, stored.seats, outcome, hints, standin=standin
+    )
     return store.finish_room(stored.id, Finish(outcome, results))

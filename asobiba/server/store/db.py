@@ -124,7 +124,8 @@ class RoomChat(Base):
 
 
 class Result(Base):
-    """One person's finished game against a bot, as the records page counts it."""
+    """One person's finished game (against bots, or with other people: ``people``), as the
+    records page counts it."""
 
     __tablename__ = "results"
     __table_args__ = (Index("ix_results_player_game", "player_id", "game", "finished_at"),)
