@@ -19,6 +19,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -32,6 +33,7 @@ from asobiba.core.bots import Timed
 from asobiba.server.http.identity import GuestId, ensure_player_id
 from asobiba.server.rooms.hub import Hub
 from asobiba.server.settings import GuestLimits, SocketLimits
+from asobiba.server.social.tables import TableSettings
 from asobiba.server.sockets import room_socket
 from asobiba.server.sockets.latency import MAX_PING_ROUND_TRIP_SECONDS
 from asobiba.server.store.db import make_engine, migrate, session_factory
@@ -236,3 +238,126 @@ def test_pongs_held_back_300_ms_on_a_fast_line_gain_at_most_the_bound(
     gained = measured - recorded
     assert gained <= (MAX_PING_ROUND_TRIP_SECONDS if behind_a_proxy else 0.001)
     assert gained >= -MARGIN, "an honest client's reaction is recorded within the margin too"
+
+
+@dataclass(frozen=True)
+class RaceState(GrabState):
+    grabs: tuple[tuple[int, float], ...] = ()
+
+
+class Race(PatientGrab):
+    """Every person grabs once after the ring; the earliest grab (by its ``at``: when the
+    person reacted, dated back by their line) wins, as Mokochaka's calls are ordered."""
+
+    name = "race"
+
+    def new_state(self, options: Any, seats: int, seed: int) -> RaceState:
+        return RaceState(seats)
+
+    def to_move(self, state: GrabState) -> frozenset[int]:
+        assert isinstance(state, RaceState)
+        if state.rung_at is None:
+            return frozenset({0})
+        if state.winner is not None:
+            return frozenset()
+        grabbed = {seat for seat, _ in state.grabs}
+        return frozenset(range(1, state.seats)) - grabbed
+
+    def apply(self, state: GrabState, seat: int, action: Any, at: float | None = None) -> GrabState:
+        assert isinstance(state, RaceState)
+        if action not in self.legal_actions(state, seat) or at is None:
+            raise ValueError(f"{action!r} is not legal for seat {seat}")
+        if state.rung_at is None:
+            return replace(state, rung_at=at)
+        grabs = (*state.grabs, (seat, at))
+        if len(grabs) < state.seats - 1:
+            return replace(state, grabs=grabs)
+        return replace(state, grabs=grabs, winner=min(grabs, key=lambda g: g[1])[0])
+
+
+def race_app(tmp_path: Path) -> tuple[FastAPI, Store, Hub]:
+    """A table of a ringing bot and two open seats for people: ``POST /rooms`` sets it,
+    ``POST /rooms/{id}/join`` seats the caller (the second starts it), ``/ring`` rings."""
+    app, store = grab_app(tmp_path)
+    hub: Hub = app.state.hub
+    hub._games = lambda name: Race()  # type: ignore[assignment,return-value]
+
+    @app.post("/tables")
+    async def new_table() -> dict[str, str]:
+        seats: list[dict[str, Any]] = [{"bot": "quick"}, {"open": True}, {"open": True}]
+        room = await hub.create("race", {}, seats, seed=1, table=TableSettings("quick"))
+        return {"room_id": room.id, "ws": f"/ws/rooms/{room.id}"}
+
+    @app.post("/tables/{room_id}/join")
+    async def join(room_id: str, request: Request) -> dict[str, int]:
+        player = ensure_player_id(request)
+        await asyncio.to_thread(store.ensure_player, player)
+        room = await hub.get(room_id)
+        assert room is not None
+        return {"seat": await room.take_seat(player, "racer")}
+
+    return app, store, hub
+
+
+def test_between_two_people_on_different_lines_the_quicker_reaction_wins(
+    tmp_path: Path, slow_line: Line
+) -> None:
+    """Two people at one table: one on a 60 ms line reacts in 50 ms, one on a fast line in
+    150 ms. The slow line's grab arrives last, yet each reaction counts from when the ring
+    reached that person, so the quicker person wins, and both are recorded as they made them."""
+    app, store, _ = race_app(tmp_path)
+    slow = slow_line.listener()
+    fast = socket.create_server(("127.0.0.1", 0))
+    with served_on(app, [slow, fast]):
+        base = f"http://127.0.0.1:{fast.getsockname()[1]}"
+        quick, steady = Guest(base), Guest(base)  # set-up over the fast line
+        play_round(quick, store, 0.0)  # warms the engine (see above)
+        _, table = quick.request("POST", "/tables")
+        room_id = table["room_id"]
+        assert quick.request("POST", f"/tables/{room_id}/join") == (200, {"seat": 1})
+        assert steady.request("POST", f"/tables/{room_id}/join") == (200, {"seat": 2})
+        on_slow = open_socket(quick, table["ws"], slow_line.connect(slow.getsockname()[1]), {})
+        on_fast = open_socket(steady, table["ws"], None, {})
+        with on_slow, on_fast:
+            players = {1: Player(quick, on_slow), 2: Player(steady, on_fast)}
+            for player in players.values():
+                assert player.next_message()["type"] == "sync"
+                player.answered_a_ping()  # both lines timed
+            measured: dict[int, float] = {}
+
+            def next_view(player: Player) -> dict[str, Any]:
+                """The next view (a table also says who is here: not a view)."""
+                while (message := player.next_message())["type"] not in ("sync", "event"):
+                    pass
+                return message
+
+            def react(seat: int, reaction: float) -> None:
+                player = players[seat]
+                while not next_view(player)["obs"]["rung"]:
+                    pass
+                seen = time.monotonic()
+                time.sleep(reaction)
+                measured[seat] = time.monotonic() - seen
+                player.ws.send(json.dumps({"type": "act", "action": {"grab": True}}))
+                while next_view(player)["obs"]["outcome"] is None:
+                    pass
+
+            threads = [
+                threading.Thread(target=react, args=(1, 0.05)),
+                threading.Thread(target=react, args=(2, 0.15)),
+            ]
+            for thread in threads:
+                thread.start()
+            quick.request("POST", f"/rooms/{room_id}/ring")
+            for thread in threads:
+                thread.join(timeout=30)
+    stored = store.load_room(room_id)
+    assert stored is not None and stored.outcome is not None
+    (_, _, rung), *grabs = stored.events
+    arrived = [seat for seat, _, _ in grabs]
+    assert arrived == [2, 1], "the slow line's grab reached the server last"
+    assert stored.outcome["winners"] == [1], "the quicker reaction won all the same"
+    recorded = {seat: at - rung for seat, _, at in grabs}
+    for seat in (1, 2):
+        assert seat is not None
+        assert abs(recorded[seat] - measured[seat]) <= MARGIN

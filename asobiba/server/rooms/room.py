@@ -389,9 +389,21 @@ class Room:
         outcome = self.game.outcome(new)
         played = self.standin_played or standin is not None
         finish = None if outcome is None else self.finish(outcome, played)
-        await asyncio.to_thread(
-            self.store.append_event, self.id, self.seq + 1, seat, action, at, finish, standin
+        write = asyncio.ensure_future(
+            asyncio.to_thread(
+                self.store.append_event, self.id, self.seq + 1, seat, action, at, finish, standin
+            )
         )
+        cancelled = False
+        while not write.done():
+            try:
+                await asyncio.shield(write)
+            except asyncio.CancelledError:
+                # The caller was cancelled (its socket closed) while the event was being
+                # written: the write goes on, so the room takes it in before letting go, or its
+                # memory would fall behind its log.
+                cancelled = True
+        write.result()  # a failed write raises here: nothing changed
         self.state = new
         self.seq += 1
         self.standin_played = played
@@ -413,6 +425,8 @@ class Room:
             self._send_players()
         if outcome is not None:
             self._changed()
+        if cancelled:
+            raise asyncio.CancelledError
 
     async def hint(self, seat: int | None) -> Hint:
         """The best move for ``seat`` now, and why: only for the seat to move, only in a game
