@@ -325,7 +325,7 @@ def room(request: Request, game: str, room_id: str) -> Response:
             "room_id": brief.id,
             "seat": seat,
             "ws": f"/ws/rooms/{brief.id}",
-            "players": [{"kind": "bot" if "bot" in spec else "human"} for spec in brief.seats],
+            "players": [_seat_json(spec) for spec in brief.seats],
             "settings": {
                 "options": options,
                 "level": level,
@@ -369,6 +369,15 @@ def table_code(request: Request, code: str) -> Response:
     if brief is None:
         return not_found_page(request)
     return RedirectResponse(f"/games/{brief.game}/{brief.id}", status_code=303)
+
+
+def _seat_json(spec: dict[str, Any]) -> dict[str, Any]:
+    """A seat as the page draws it before its socket says more: never a guest's id."""
+    if "bot" in spec:
+        return {"kind": "bot", "level": spec["bot"], "name": None}
+    if spec.get("open"):
+        return {"kind": "open", "name": None}
+    return {"kind": "human", "name": spec.get("name")}
 
 
 def _room_brief(request: Request, room_id: str) -> RoomBrief | None:
