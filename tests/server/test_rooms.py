@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 from asobiba.core.bots import Timed
 from asobiba.core.errors import IllegalAction
+from asobiba.core.game import Game
 from asobiba.server.rooms.errors import RoomError
 from asobiba.server.rooms.hub import Hub
 from asobiba.server.store.db import make_engine, migrate, session_factory
@@ -155,6 +157,48 @@ class Watcher:
 
     def send(self, message: dict[str, Any]) -> None:
         self.sent.append(message)
+
+
+class CountingGame:
+    """A game that counts the observations a room asks it for, per seat."""
+
+    def __init__(self, game: Game[Any]) -> None:
+        self.game = game
+        self.observed: Counter[int | None] = Counter()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.game, name)
+
+    def observe(self, state: Any, seat: int | None = None) -> dict[str, Any]:
+        self.observed[seat] += 1
+        return self.game.observe(state, seat)
+
+
+def test_each_seats_view_is_built_once_per_change_however_many_watch_it(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        hub = Hub(make_store(tmp_path), HeldBot().choose)
+        room = await hub.create("mancala", {}, SEATS, seed=2)
+        counting = CountingGame(room.game)
+        room.game = cast(Game[Any], counting)
+        tabs = [Watcher(0, "p") for _ in range(3)]
+        spectators = [Watcher(None) for _ in range(4)]
+        for watcher in [*tabs, *spectators]:
+            room.join(watcher)
+        assert counting.observed == {0: 1, None: 1}, "one sync view per seat"
+        counting.observed.clear()
+        await room.act(0, {"pit": 0})
+        # The person's seat, the spectators' and the bot's (asked with its own view).
+        assert counting.observed == {0: 1, None: 1, 1: 1}
+        for watcher in [*tabs, *spectators]:
+            [sync, event] = watcher.sent
+            assert (sync["type"], event["type"], event["seq"]) == ("sync", "event", 1)
+            assert event["obs"] == room.game.observe(room.state, watcher.seat)
+            assert event["legal"] == (
+                room.game.legal_actions(room.state, 0) if watcher.seat == 0 else []
+            )
+        await hub.close()
+
+    asyncio.run(scenario())
 
 
 def test_an_abandoned_room_leaves_memory_and_comes_back_from_its_log(tmp_path: Path) -> None:

@@ -98,6 +98,10 @@ class Room:
         self.table = None if stored.settings is None else TableSettings.from_json(stored.settings)
         """A table between people's settings; None for a game against bots."""
         self.turn_clock: TurnClock | None = None
+        self._views: dict[int | None, dict[str, Any]] = {}
+        self._views_of: Any = None
+        self._views_abandoned = self.abandoned
+        """``view``'s answers for the state ``_views_of`` (and ``abandoned`` as it was)."""
         self.state: Any = None
         """None while a table waits for its people: its game starts with its final seats."""
         if self.status == "playing":
@@ -238,7 +242,20 @@ class Room:
         self._presence()
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may know now: its observation and its legal actions."""
+        """What ``seat`` may know now: its observation and its legal actions.
+
+        Built once per seat and state: every watcher of a seat (its tabs; every spectator) and
+        its bot share one view until the state changes (states are immutable: a change is a
+        new state), so the answer must be read, never changed."""
+        if self._views_of is not self.state or self._views_abandoned != self.abandoned:
+            self._views = {}
+            self._views_of, self._views_abandoned = self.state, self.abandoned
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = self._build_view(seat)
+        return view
+
+    def _build_view(self, seat: int | None) -> dict[str, Any]:
         if self.state is None:
             return {"obs": None, "legal": []}
         playing = seat is not None and not self.abandoned
@@ -412,12 +429,18 @@ class Room:
             if person and seat is not None and self._clocked(before, seat):
                 self.turn_clock.charge(seat, at)
             self.turn_clock.next_wait(at)
+        changed: dict[tuple[int | None, int], bool] = {}
         for connection, (version, seen) in list(self.connections.items()):
             # Default-deny: nothing but the receiving seat's own view, not even who acted or
             # how; and nothing at all when that view did not change (a secret pass in a claim
-            # window must not show that someone answered).
+            # window must not show that someone answered). Each seat's view is built once
+            # (``view``), and compared once with each view its watchers were last sent.
             view = self.view(connection.seat)
-            if view != seen:
+            key = (connection.seat, id(seen))
+            differs = changed.get(key)
+            if differs is None:
+                differs = changed[key] = view != seen
+            if differs:
                 self.connections[connection] = (version + 1, view)
                 connection.send({"type": "event", "seq": version + 1, **view})
         self.schedule()
