@@ -29,7 +29,7 @@ from asobiba.server.social.chat import KEPT, ChatLimiter, ChatRefused, check_sta
 from asobiba.server.social.names import default_name
 from asobiba.server.social.tables import TableSettings
 from asobiba.server.store.records import results_for
-from asobiba.server.store.store import ChatLine, Finish, Store, StoredHint, StoredRoom
+from asobiba.server.store.store import ChatLine, Event, Finish, Store, StoredHint, StoredRoom
 
 log = logging.getLogger(__name__)
 
@@ -406,11 +406,7 @@ class Room:
         outcome = self.game.outcome(new)
         played = self.standin_played or standin is not None
         finish = None if outcome is None else self.finish(outcome, played)
-        write = asyncio.ensure_future(
-            asyncio.to_thread(
-                self.store.append_event, self.id, self.seq + 1, seat, action, at, finish, standin
-            )
-        )
+        write = self.store.append(Event(self.id, self.seq + 1, seat, action, at, finish, standin))
         cancelled = False
         while not write.done():
             try:

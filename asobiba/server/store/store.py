@@ -1,13 +1,20 @@
-"""Persistence of rooms, their event logs and results: synchronous SQLAlchemy, called off-loop."""
+"""Persistence of rooms, their event logs and results: synchronous SQLAlchemy, called off-loop.
+
+A room's events go through ``Store.append`` (group commit: every event waiting when the writer
+is free shares one transaction, ``GroupCommit``); everything else is one call, one transaction.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import logging
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import select, update
+from sqlalchemy import Table, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -22,6 +29,11 @@ from asobiba.server.store.db import (
     RoomHint,
     RoomRow,
 )
+
+log = logging.getLogger(__name__)
+
+EVENTS = cast(Table, RoomEvent.__table__)
+RESULTS = cast(Table, Result.__table__)
 
 
 @dataclass(frozen=True)
@@ -112,6 +124,31 @@ class Finish:
     results: list[Result]
 
 
+@dataclass(frozen=True)
+class Event:
+    """One event of a room's log, as ``Store.append`` takes it: with ``finish`` (the event ends
+    the game) the room's outcome and results are written in the same transaction."""
+
+    room_id: str
+    seq: int
+    seat: int | None
+    action: dict[str, Any] | None
+    at: float
+    finish: Finish | None = None
+    standin: str | None = None
+    """The level of the stand-in bot that played it for a person."""
+
+    def row(self) -> dict[str, Any]:
+        return {
+            "room_id": self.room_id,
+            "seq": self.seq,
+            "seat": self.seat,
+            "action": self.action,
+            "at": self.at,
+            "standin": self.standin,
+        }
+
+
 ABANDONED = {"abandoned": True}
 """The outcome of a game ended unplayed (``Store.abandon_oldest``)."""
 
@@ -132,7 +169,11 @@ def now() -> datetime:
 
 
 def _finish(session: Session, room_id: str, finish: Finish) -> bool:
-    """Set the room's outcome and add its results, unless another writer already did."""
+    """Set the room's outcome and add its results, unless another writer already did.
+
+    The results are inserted as rows (SQLAlchemy Core), never added to the session: a
+    transaction that fails leaves the ``Result`` objects as they were, so the same ``Finish``
+    can be written again (``Store.write_events`` retries a failed batch one event at a time)."""
     finished_at = now()
     marked = session.execute(
         update(RoomRow)
@@ -143,13 +184,92 @@ def _finish(session: Session, room_id: str, finish: Finish) -> bool:
         return False
     for result in finish.results:
         result.finished_at = finished_at
-        session.add(result)
+    if finish.results:
+        session.execute(insert(RESULTS), [_result_row(result) for result in finish.results])
     return True
+
+
+def _result_row(result: Result) -> dict[str, Any]:
+    """A result's column values: those set on it, the column's default for the others; no
+    ``id`` (the database numbers results)."""
+    given = result.__dict__
+    row: dict[str, Any] = {}
+    for column in RESULTS.columns:
+        if column.key == "id":
+            continue
+        if column.key in given:
+            row[column.key] = given[column.key]
+        elif column.default is not None and column.default.is_scalar:
+            row[column.key] = column.default.arg  # type: ignore[attr-defined]
+    return row
+
+
+class GroupCommit:
+    """Group commit of room events: one writer per ``Store``.
+
+    ``append`` queues an event and answers a future. While no batch is being written, the
+    events waiting are handed to a worker thread as one batch (``Store.write_events``: one
+    transaction); events that arrive meanwhile wait for the next batch. When a batch is
+    committed every event's future is resolved; an event that could not be written (its batch
+    failed, then it failed alone) gets its own error. No task is involved: the write runs in the
+    loop's default executor and reports back by a callback, so cancelling a waiter (its socket
+    closed) can neither cancel the write nor leave other waiters unanswered."""
+
+    def __init__(self, write: Callable[[Sequence[Event]], list[BaseException | None]]) -> None:
+        self._write = write
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._waiting: list[tuple[Event, asyncio.Future[None]]] = []
+        self._busy = False
+        self.batches = 0
+        """Batches written (for tests and benches)."""
+
+    def append(self, event: Event) -> asyncio.Future[None]:
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:  # first use, or a new loop (tests): nothing is in flight
+            self._loop, self._waiting, self._busy = loop, [], False
+        future: asyncio.Future[None] = loop.create_future()
+        self._waiting.append((event, future))
+        if not self._busy:
+            self._next(loop)
+        return future
+
+    def _next(self, loop: asyncio.AbstractEventLoop) -> None:
+        batch, self._waiting = self._waiting, []
+        self._busy = True
+        self.batches += 1
+        written = loop.run_in_executor(None, self._write, [event for event, _ in batch])
+        written.add_done_callback(lambda done: self._written(loop, batch, done))
+
+    def _written(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        batch: list[tuple[Event, asyncio.Future[None]]],
+        done: asyncio.Future[list[BaseException | None]],
+    ) -> None:
+        if loop is not self._loop:
+            return  # a loop that was replaced: its waiters are gone with it
+        self._busy = False
+        failure = None if done.cancelled() else done.exception()
+        errors: list[BaseException | None] = (
+            [failure or RuntimeError("the write was cancelled")] * len(batch)
+            if failure is not None or done.cancelled()
+            else done.result()
+        )
+        for (_, future), error in zip(batch, errors, strict=True):
+            if future.done():
+                continue
+            if error is None:
+                future.set_result(None)
+            else:
+                future.set_exception(error)
+        if self._waiting:
+            self._next(loop)
 
 
 class Store:
     def __init__(self, sessions: sessionmaker[Session]) -> None:
         self.sessions = sessions
+        self.events = GroupCommit(self.write_events)
 
     def ensure_player(self, player_id: str) -> None:
         with self.sessions.begin() as session:
@@ -281,18 +401,41 @@ class Store:
         finish: Finish | None = None,
         standin: str | None = None,
     ) -> None:
-        """Log one event; with ``finish`` (the event ends the game) mark the room finished and
-        write its results in the same transaction, so a crash can never keep the one without
-        the other. ``standin``: the level of the stand-in that played it for a person."""
+        """Log one event now, in a transaction of its own (synchronous; rooms use ``append``);
+        with ``finish`` (the event ends the game) mark the room finished and write its results
+        in the same transaction, so a crash can never keep the one without the other.
+        ``standin``: the level of the stand-in that played it for a person."""
+        event = Event(room_id, seq, seat, action, at, finish, standin)
         with self.sessions.begin() as session:
-            session.add(
-                RoomEvent(
-                    room_id=room_id, seq=seq, seat=seat, action=action, at=at, standin=standin
-                )
-            )
-            if finish is not None:
-                session.flush()
-                _finish(session, room_id, finish)
+            _write(session, [event])
+
+    def append(self, event: Event) -> asyncio.Future[None]:
+        """Log ``event`` (awaitable, on the event loop): resolved once it is committed, in one
+        transaction with every other event that was waiting (``GroupCommit``); raises what
+        writing it raised, and then nothing of it was written."""
+        return self.events.append(event)
+
+    def write_events(self, events: Sequence[Event]) -> list[BaseException | None]:
+        """Write ``events`` (of different rooms) in one transaction; if that fails, each alone,
+        so one bad event fails by itself. Answers, per event, None (committed) or its error."""
+        try:
+            with self.sessions.begin() as session:
+                _write(session, events)
+            return [None] * len(events)
+        except Exception as error:
+            if len(events) == 1:
+                return [error]
+            reason = str(error).split("\n", 1)[0]  # not its SQL and every row's values
+            log.warning("a batch of %d events failed (%s); writing each alone", len(events), reason)
+        errors: list[BaseException | None] = []
+        for event in events:
+            try:
+                with self.sessions.begin() as session:
+                    _write(session, [event])
+                errors.append(None)
+            except Exception as error:
+                errors.append(error)
+        return errors
 
     def finish_room(self, room_id: str, finish: Finish) -> bool:
         """Mark a room finished whose log already ends the game (repair after a crash of an
@@ -477,6 +620,14 @@ class Store:
                 )
                 for row in mine
             ]
+
+
+def _write(session: Session, events: Sequence[Event]) -> None:
+    """Insert the events' rows (Core: no ORM objects) and finish the games they end."""
+    session.execute(insert(EVENTS), [event.row() for event in events])
+    for event in events:
+        if event.finish is not None:
+            _finish(session, event.room_id, event.finish)
 
 
 def _brief(row: RoomRow) -> RoomBrief:
