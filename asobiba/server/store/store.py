@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, insert, select, update
+from sqlalchemy import ColumnElement, String, Table, insert, select, true, update
+from sqlalchemy import cast as cast_sql
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -154,7 +156,20 @@ ABANDONED = {"abandoned": True}
 
 
 def _holds(row: RoomRow, player_id: str) -> bool:
-    return any(seat.get("player") == player_id for seat in row.seats)
+    return _seated(row.seats, player_id)
+
+
+def _seated(seats: list[dict[str, Any]], player_id: str) -> bool:
+    return any(seat.get("player") == player_id for seat in seats)
+
+
+def _names(player_id: str) -> ColumnElement[bool]:
+    """Rooms whose stored seats mention ``player_id`` anywhere (a cheap filter in SQL on the
+    JSON's text; ``_seated`` then matches exactly). An id that JSON would escape is not looked
+    for in the text: then every room passes."""
+    if json.dumps(player_id) != f'"{player_id}"':
+        return true()
+    return cast_sql(RoomRow.seats, String).contains(player_id, autoescape=True)
 
 
 def _seed(row: RoomRow) -> int:
@@ -491,18 +506,23 @@ class Store:
         in ``busy`` (someone is at the table): marked finished as abandoned, with no result and
         no replay. Returns their ids."""
         with self.sessions.begin() as session:
-            rows = session.scalars(
-                select(RoomRow)
-                .where(RoomRow.finished_at.is_(None))
+            # Every new game asks this: only the rooms whose seats' text names the player are
+            # read (two columns, no ORM objects), then matched exactly.
+            rows = session.execute(
+                select(RoomRow.id, RoomRow.seats)
+                .where(RoomRow.finished_at.is_(None), _names(player_id))
                 .order_by(RoomRow.created_at.desc(), RoomRow.id)
             ).all()
-            mine = [row for row in rows if _holds(row, player_id)]
-            nobody_there = [row for row in reversed(mine) if row.id not in busy]
+            mine = [room_id for room_id, seats in rows if _seated(seats, player_id)]
+            nobody_there = [room_id for room_id in reversed(mine) if room_id not in busy]
             ended = nobody_there[: max(0, len(mine) - keep)]
-            for row in ended:
-                row.finished_at = now()
-                row.outcome = dict(ABANDONED)
-            return [row.id for row in ended]
+            if ended:
+                session.execute(
+                    update(RoomRow)
+                    .where(RoomRow.id.in_(ended), RoomRow.finished_at.is_(None))
+                    .values(finished_at=now(), outcome=dict(ABANDONED))
+                )
+            return ended
 
     def stop_clock(self, room_id: str, at: float) -> None:
         """Remember the game time at which the room's clock stopped (``server/rooms/clock.py``)."""

@@ -1,0 +1,60 @@
+"""``Store.abandon_oldest`` (asked on every new game) ends exactly the guest's oldest unfinished
+games beyond what they may hold, never another guest's, never one someone is at; on SQLite and
+PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from asobiba.core.options import rule_key
+from asobiba.games import get_game
+from asobiba.server.store.db import make_engine, migrate, session_factory
+from asobiba.server.store.store import Store
+
+OPTIONS = get_game("mancala").resolve_options({})
+ME = "2f1c0d5e-0b7a-4c59-9a57-8f0e8a7b1c11"
+OTHERS = [
+    "2f1c0d5e-0b7a-4c59-9a57-8f0e8a7b1c1",  # a prefix of mine: the text filter finds it too
+    'odd"id\\with%_',  # JSON escapes it, LIKE would read % and _ as patterns
+]
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store(request: pytest.FixtureRequest) -> Iterator[Store]:
+    engine = make_engine(request.getfixturevalue(f"{request.param}_url"))
+    migrate(engine)
+    store = Store(session_factory(engine))
+    yield store
+    engine.dispose()
+
+
+def room(store: Store, room_id: str, seats: list[dict[str, Any]]) -> None:
+    store.create_room(room_id, "mancala", OPTIONS, rule_key(OPTIONS), 1, seats)
+
+
+def test_only_the_guests_own_oldest_games_nobody_is_at_are_ended(store: Store) -> None:
+    for person in [ME, *OTHERS]:
+        store.ensure_player(person)
+    mine = [f"mine{n}" for n in range(5)]
+    for n, room_id in enumerate(mine):
+        room(store, room_id, [{"player": ME}, {"bot": "beginner"}])
+        for k, other in enumerate(OTHERS):
+            # Another guest's games, one of them naming me: a table whose seat's name is my id.
+            room(store, f"other{k}-{n}", [{"player": other, "name": ME[:16]}, {"bot": "casual"}])
+    store.append_event("mine4", 1, 0, {"pit": 0}, 1.0)
+
+    ended = store.abandon_oldest(ME, keep=2, busy={"mine0"})
+    assert ended == ["mine1", "mine2", "mine3"], "the oldest beyond two, not one someone is at"
+    assert store.abandon_oldest(ME, keep=2, busy=set()) == [], "two left"
+    for room_id in ["mine1", "mine2", "mine3"]:
+        stored = store.load_room(room_id)
+        assert stored is not None and stored.abandoned and stored.finished
+    for room_id in ["mine0", "mine4"]:
+        stored = store.load_room(room_id)
+        assert stored is not None and not stored.finished
+
+    assert store.abandon_oldest(OTHERS[1], keep=1, busy=set()) == [f"other1-{n}" for n in range(4)]
+    assert store.abandon_oldest(OTHERS[0], keep=5, busy=set()) == []
