@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import uvicorn
@@ -10,6 +11,9 @@ from sqlalchemy.engine import make_url
 from asobiba.server.app import create_app
 from asobiba.server.settings import MAX_MESSAGE_BYTES, Settings
 from asobiba.server.sockets.uvicorn_protocol import RoomSocketProtocol
+
+SWITCH_INTERVAL = 0.001
+"""Seconds a thread holds the GIL before another that waits for it may take it over."""
 
 
 def startup_line(host: str, port: int, database_url: str) -> str:
@@ -28,6 +32,11 @@ def startup_line(host: str, port: int, database_url: str) -> str:
 
 
 def serve(host: str, port: int, database_url: str | None) -> None:
+    # The event loop holds the GIL most of the time under load; the threads that hand it
+    # results (the event writer, the bot pool's) wait for it up to the switch interval each
+    # time: 1 ms instead of Python's 5 ms keeps a move's durable write and a bot's answer from
+    # queueing behind it.
+    sys.setswitchinterval(SWITCH_INTERVAL)
     url = Settings.load(database_url).database_url
     print(startup_line(host, port, url), flush=True)
     app = create_app(database_url=url)

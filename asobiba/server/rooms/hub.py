@@ -218,7 +218,11 @@ class Hub:
         person connected here), and forget them if they are in memory. Under the loading lock, so
         no copy of one is being rebuilt meanwhile (a later load finds it abandoned)."""
         async with self._loading:
-            busy = {room_id for room_id, room in self._rooms.items() if room.present()}
+            busy = {
+                room_id
+                for room_id, room in self._rooms.items()
+                if room.seat_of(player_id) is not None and room.present()
+            }  # only the guest's own rooms can be ended: the others' presence is not asked
             ended = await asyncio.to_thread(self.store.abandon_oldest, player_id, keep, busy)
             for room_id in ended:
                 room = self._rooms.pop(room_id, None)

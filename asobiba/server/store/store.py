@@ -36,6 +36,8 @@ log = logging.getLogger(__name__)
 
 EVENTS = cast(Table, RoomEvent.__table__)
 RESULTS = cast(Table, Result.__table__)
+PLAYERS = cast(Table, Player.__table__)
+ROOMS = cast(Table, RoomRow.__table__)
 
 
 @dataclass(frozen=True)
@@ -287,9 +289,11 @@ class Store:
         self.events = GroupCommit(self.write_events)
 
     def ensure_player(self, player_id: str) -> None:
+        """Know the guest (every new game asks: one indexed read, no ORM objects)."""
         with self.sessions.begin() as session:
-            if session.get(Player, player_id) is None:
-                session.add(Player(id=player_id, created_at=now()))
+            known = session.execute(select(PLAYERS.c.id).where(PLAYERS.c.id == player_id))
+            if known.first() is None:
+                session.execute(insert(PLAYERS).values(id=player_id, created_at=now()))
 
     def create_room(
         self,
@@ -308,9 +312,9 @@ class Store:
     ) -> None:
         """Store a new room. A table's ``code`` is unique: a clash raises ``IntegrityError``
         (the caller draws another)."""
-        with self.sessions.begin() as session:
-            session.add(
-                RoomRow(
+        with self.sessions.begin() as session:  # a row, no ORM object: every new game does this
+            session.execute(
+                insert(ROOMS).values(
                     id=room_id,
                     game=game,
                     options=options,
@@ -321,6 +325,7 @@ class Store:
                     created_at=now(),
                     finished_at=None,
                     outcome=None,
+                    clock_at=None,
                     status=status,
                     code=code,
                     public=public,
