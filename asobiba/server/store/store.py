@@ -17,6 +17,7 @@ from typing import Any, cast
 
 from sqlalchemy import ColumnElement, String, Table, insert, select, true, update
 from sqlalchemy import cast as cast_sql
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -185,7 +186,7 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
-def _finish(session: Session, room_id: str, finish: Finish) -> bool:
+def _finish(session: Session | Connection, room_id: str, finish: Finish) -> bool:
     """Set the room's outcome and add its results, unless another writer already did.
 
     The results are inserted as rows (SQLAlchemy Core), never added to the session: a
@@ -286,6 +287,7 @@ class GroupCommit:
 class Store:
     def __init__(self, sessions: sessionmaker[Session]) -> None:
         self.sessions = sessions
+        self.engine: Engine = sessions.kw["bind"]
         self.events = GroupCommit(self.write_events)
 
     def ensure_player(self, player_id: str) -> None:
@@ -426,8 +428,8 @@ class Store:
         in the same transaction, so a crash can never keep the one without the other.
         ``standin``: the level of the stand-in that played it for a person."""
         event = Event(room_id, seq, seat, action, at, finish, standin)
-        with self.sessions.begin() as session:
-            _write(session, [event])
+        with self.engine.begin() as connection:
+            _write(connection, [event])
 
     def append(self, event: Event) -> asyncio.Future[None]:
         """Log ``event`` (awaitable, on the event loop): resolved once it is committed, in one
@@ -439,8 +441,8 @@ class Store:
         """Write ``events`` (of different rooms) in one transaction; if that fails, each alone,
         so one bad event fails by itself. Answers, per event, None (committed) or its error."""
         try:
-            with self.sessions.begin() as session:
-                _write(session, events)
+            with self.engine.begin() as connection:  # no Session: the writer needs no ORM
+                _write(connection, events)
             return [None] * len(events)
         except Exception as error:
             if len(events) == 1:
@@ -450,8 +452,8 @@ class Store:
         errors: list[BaseException | None] = []
         for event in events:
             try:
-                with self.sessions.begin() as session:
-                    _write(session, [event])
+                with self.engine.begin() as connection:
+                    _write(connection, [event])
                 errors.append(None)
             except Exception as error:
                 errors.append(error)
@@ -647,12 +649,12 @@ class Store:
             ]
 
 
-def _write(session: Session, events: Sequence[Event]) -> None:
+def _write(connection: Connection, events: Sequence[Event]) -> None:
     """Insert the events' rows (Core: no ORM objects) and finish the games they end."""
-    session.execute(insert(EVENTS), [event.row() for event in events])
+    connection.execute(insert(EVENTS), [event.row() for event in events])
     for event in events:
         if event.finish is not None:
-            _finish(session, event.room_id, event.finish)
+            _finish(connection, event.room_id, event.finish)
 
 
 def _brief(row: RoomRow) -> RoomBrief:
