@@ -6,9 +6,16 @@ guest who makes a room, connects its socket and plays a random legal move the mo
 turn; a finished game is replaced by a new one. Bounded in count and time, loopback only.
 
 Prints: concurrent games, games finished, moves applied a second (both sides), the bot's reply
-time (from our move sent to the bot's move received, p50 and p99), errors, the server's memory
-(the server process and its bot workers, at the start and at the end) and whether every finished
-game was stored (each guest's records list it).
+time (from our move sent to the bot's move received, p50 and p99), errors, the CPU the server
+process, its bot workers and this client used (in cores: 1.0 is one core busy all the time;
+the client plays every game in one process, so at 1.0 it, not the server, sets the pace), the
+server's memory (the server process and its bot workers, at the start and at the end) and
+whether every finished game was stored (each guest's records list it).
+
+``--profile DIR`` samples the server process with py-spy (``--py-spy``: its path) while the
+games run, only the thread holding the GIL (``--gil``: Python's CPU work, whichever thread does
+it; C code that releases the GIL, such as SQLite's commit, does not show), keeps its raw stacks
+in DIR and prints the top frames by self and cumulative time.
 
     .venv/bin/python bench/load.py                  # --games 200 --seconds 30 --level beginner
 """
@@ -71,6 +78,99 @@ def memory_mib(pid: int) -> float:
             if line.startswith("VmRSS:"):
                 total += int(line.split()[1])
     return total / 1024
+
+
+def descendants(pid: int) -> list[int]:
+    """``pid`` and every process below it (the bot workers, the forkserver)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(ppid, []).append(int(stat.parent.name))
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        todo.extend(children.get(current, []))
+    return found
+
+
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """CPU seconds (user + system) used so far by ``pid`` itself and by the processes below it."""
+    tick = os.sysconf("SC_CLK_TCK")
+    own = below = 0.0
+    for current in descendants(pid):
+        try:
+            fields = Path(f"/proc/{current}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        used = (int(fields[11]) + int(fields[12])) / tick
+        if current == pid:
+            own += used
+        else:
+            below += used
+    return own, below
+
+
+WAITING = ("select (selectors.py)", "wait (threading.py)", "_worker (concurrent/futures/thread.py)")
+"""Leaf frames of a thread that waits (for sockets, for work): py-spy counts some as working."""
+
+
+OUTER = (
+    "(asobiba/cli.py)",
+    "(asobiba/server/main.py)",
+    "(asobiba/server/http/middleware.py)",
+    "GuestId.__call__ (asobiba/server/http/identity.py)",
+)
+"""asobiba's frames that every request or socket runs under: left out of the cumulative table."""
+
+
+def library(frame: str) -> str:
+    """The package a py-spy frame's file belongs to: ``f (sqlalchemy/engine/base.py)`` is
+    sqlalchemy's."""
+    where = frame.rpartition(" (")[2].rstrip(")")
+    top = where.split("/", 1)[0]
+    return top.removesuffix(".py") if "/" in where or where.endswith(".py") else "other"
+
+
+def profile_top(raw: Path, rate: int, lines: int = 15) -> str:
+    """The top frames of py-spy's raw stacks as markdown tables: self time per package, self
+    time per frame, and cumulative time of asobiba's own functions. Seconds of samples, and their
+    share of the samples in which a thread held the GIL (waiting for sockets or work left out)."""
+    own: dict[str, int] = {}
+    total: dict[str, int] = {}
+    packages: dict[str, int] = {}
+    threads: dict[str, int] = {}
+    samples = 0
+    for line in raw.read_text().splitlines():
+        stack, _, count_text = line.rpartition(" ")
+        if not stack:
+            continue
+        count = int(count_text)
+        frames = stack.split(";")
+        calls = frames[1:]
+        if not calls or calls[-1].endswith(WAITING):
+            continue
+        thread = "main thread (event loop)" if "MainThread" in frames[0] else "other threads"
+        threads[thread] = threads.get(thread, 0) + count
+        samples += count
+        own[calls[-1]] = own.get(calls[-1], 0) + count
+        package = library(calls[-1])
+        packages[package] = packages.get(package, 0) + count
+        for frame in set(calls):
+            if library(frame) == "asobiba" and not frame.endswith(OUTER):
+                total[frame] = total.get(frame, 0) + count
+    out = [f"{samples} samples at {rate} Hz in which a thread held the GIL: "]
+    out[0] += ", ".join(f"{name} {n / rate:.1f} s" for name, n in sorted(threads.items()))
+    tables = (("self, per package", packages), ("self", own), ("cumulative, asobiba's", total))
+    for title, counts in tables:
+        what = "package" if counts is packages else "frame"
+        out += ["", f"| {title} s | % | {what} |", "|---:|---:|---|"]
+        for frame, n in sorted(counts.items(), key=lambda item: -item[1])[:lines]:
+            out.append(f"| {n / rate:.1f} | {100 * n / samples:.1f} | `{frame}` |")
+    return "\n".join(out)
 
 
 def new_room(base: str, level: str) -> tuple[urllib.request.OpenerDirector, str, dict[str, Any]]:
@@ -168,19 +268,39 @@ def main() -> None:
     parser.add_argument("--level", default="beginner")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--url", help="a running server on this machine (default: start one)")
+    parser.add_argument("--profile", type=Path, help="sample the server with py-spy into DIR")
+    parser.add_argument("--py-spy", default="py-spy", help="py-spy's path (with --profile)")
+    parser.add_argument("--rate", type=int, default=100, help="py-spy samples a second")
     args = parser.parse_args()
     games, seconds = min(args.games, 500), min(args.seconds, 600.0)
 
     with tempfile.TemporaryDirectory() as data:
         server, base = (None, args.url) if args.url else start_server(Path(data))
+        spy = None
         try:
             memory_before = memory_mib(server.pid) if server else float("nan")
-            started = time.monotonic()
+            cpu_before = cpu_seconds(server.pid) if server else (float("nan"),) * 2
+            if args.profile is not None and server is not None:
+                args.profile.mkdir(parents=True, exist_ok=True)
+                record = [args.py_spy, "record", "--pid", str(server.pid), "--rate", str(args.rate)]
+                record += ["--format", "raw", "--nolineno", "--threads", "--gil"]
+                record += ["--duration", str(int(seconds)), "-o", str(args.profile / "raw.txt")]
+                spy = subprocess.Popen(
+                    record,
+                    stdout=subprocess.DEVNULL,
+                    stderr=(args.profile / "py-spy.log").open("wb"),
+                )
+            started, client_before = time.monotonic(), time.process_time()
             tally = asyncio.run(run(base, games, seconds, args.level, args.seed))
-            elapsed = time.monotonic() - started
+            elapsed, client = time.monotonic() - started, time.process_time() - client_before
+            cpu_after = cpu_seconds(server.pid) if server else (float("nan"),) * 2
             memory_after = memory_mib(server.pid) if server else float("nan")
             kept = sum(stored(base, opener, room_id) for opener, room_id in tally.stored)
+            if spy is not None:
+                spy.wait(timeout=60)
         finally:
+            if spy is not None and spy.poll() is None:
+                spy.terminate()
             if server is not None:
                 server.terminate()
                 server.wait(timeout=30)
@@ -195,9 +315,15 @@ def main() -> None:
     p50 = statistics.median(replies)
     print(f"| bot reply p50 / p99 | {p50 * 1000:.0f} ms / {p99 * 1000:.0f} ms |")
     print(f"| errors | {len(tally.errors)} {sorted(set(tally.errors)) or ''} |")
+    own, below = (after - before for after, before in zip(cpu_after, cpu_before, strict=True))
+    cores = f"{own / elapsed:.2f} / {below / elapsed:.2f} / {client / elapsed:.2f}"
+    print(f"| CPU in cores: the server process / its bot workers / this client | {cores} |")
     memory = f"{memory_before:.0f} / {memory_after:.0f} MiB"
     print(f"| server memory with its bot workers, idle before / after | {memory} |")
     print(f"| finished games stored | {kept} of {tally.finished} |")
+    if args.profile is not None and (args.profile / "raw.txt").exists():
+        print()
+        print(profile_top(args.profile / "raw.txt", args.rate))
 
 
 if __name__ == "__main__":
