@@ -39,14 +39,15 @@ function pileList(piles) {
 /**
  * Names of the seats: `players` as the room lists them (`{kind}` each, "bot" or "human"),
  * `viewer` the seat seen as "You" (null for a spectator), `level` the bots' level in words.
- * Bots get sleepy names (the winner sleeps best), in seat order; other people are "Player n".
+ * Bots get sleepy names (the winner sleeps best), in seat order; other people are called by the
+ * name they sat down with (`name`, a table between people), else "Player n".
  */
 export function seatNames(players, viewer, level = "") {
   const name = (seat) => {
     if (seat === null || seat === undefined) return "";
     if (seat === viewer) return t("play.you");
     const player = players?.[seat];
-    if (player && player.kind !== "bot") return t("moko.player_n", { n: seat + 1 });
+    if (player && player.kind !== "bot") return player.name || t("moko.player_n", { n: seat + 1 });
     const names = t("moko.bot_names").split(",");
     const index = (players ?? []).slice(0, seat).filter((p) => p.kind === "bot").length;
     return names[index % names.length];
