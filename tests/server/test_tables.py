@@ -84,6 +84,8 @@ def test_the_code_leads_to_the_table(app_client: TestClient) -> None:
     found = app_client.get(f"/api/tables/{table['code'].lower()}")
     assert found.status_code == 200
     assert found.json()["url"] == f"/games/michikake/{table['room_id']}"
+    assert host.post(f"/api/rooms/{table['room_id']}/leave").status_code == 200  # closed
+    assert app_client.get(f"/api/tables/{table['code']}").status_code == 404
     assert app_client.get("/api/tables/ZZZZZZ").status_code == 404
     assert app_client.get("/api/tables").json()["waiting"] == []  # by link only: not listed
 

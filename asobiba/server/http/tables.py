@@ -170,8 +170,8 @@ async def table_by_code(code: str, request: Request) -> dict[str, Any]:
     brief = None
     if CODE.fullmatch(code):
         brief = await asyncio.to_thread(request.app.state.hub.store.room_by_code, code)
-    if brief is None or not brief.playing:
-        message = f"no open table with the code {code!r}"
+    if brief is None or not (brief.playing or brief.finished):  # a closed table leads nowhere
+        message = f"no table with the code {code!r}"
         raise HTTPException(404, detail={"code": "unknown_table", "message": message})
     return {"room_id": brief.id, "game": brief.game, "url": f"/games/{brief.game}/{brief.id}"}
 
