@@ -151,3 +151,24 @@ def test_a_waiter_cancelled_mid_write_leaves_its_event_and_the_others_written(
         assert stored is not None
         counts.append(len(stored.events))
     assert counts == [2, 1, 1]
+
+
+def test_events_after_the_executor_shut_down_fail_and_write_nothing(store: Store) -> None:
+    ids = rooms(store, 2)
+
+    async def scenario() -> list[BaseException | None]:
+        await store.append(move(ids[0], 1))
+        await asyncio.get_running_loop().shutdown_default_executor()
+        answers = await asyncio.gather(
+            store.append(move(ids[1], 1)), store.append(move(ids[0], 2)), return_exceptions=True
+        )
+        return [answer if isinstance(answer, BaseException) else None for answer in answers]
+
+    errors = asyncio.run(scenario())
+    assert [type(error) for error in errors] == [RuntimeError, RuntimeError]
+    counts = []
+    for room_id in ids:
+        stored = store.load_room(room_id)
+        assert stored is not None
+        counts.append(len(stored.events))
+    assert counts == [1, 0]

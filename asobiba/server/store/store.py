@@ -253,9 +253,15 @@ class GroupCommit:
 
     def _next(self, loop: asyncio.AbstractEventLoop) -> None:
         batch, self._waiting = self._waiting, []
+        try:
+            written = loop.run_in_executor(None, self._write, [event for event, _ in batch])
+        except RuntimeError as error:  # the loop's executor is shut down: nothing was written
+            for _, future in batch:
+                if not future.done():
+                    future.set_exception(error)
+            return
         self._busy = True
         self.batches += 1
-        written = loop.run_in_executor(None, self._write, [event for event, _ in batch])
         written.add_done_callback(lambda done: self._written(loop, batch, done))
 
     def _written(
