@@ -298,10 +298,10 @@ class Store:
 
     def ensure_player(self, player_id: str) -> None:
         """Know the guest (every new game asks: one indexed read, no ORM objects)."""
-        with self.sessions.begin() as session:
-            known = session.execute(select(PLAYERS.c.id).where(PLAYERS.c.id == player_id))
+        with self.engine.begin() as connection:
+            known = connection.execute(select(PLAYERS.c.id).where(PLAYERS.c.id == player_id))
             if known.first() is None:
-                session.execute(insert(PLAYERS).values(id=player_id, created_at=now()))
+                connection.execute(insert(PLAYERS).values(id=player_id, created_at=now()))
 
     def create_room(
         self,
@@ -320,8 +320,8 @@ class Store:
     ) -> None:
         """Store a new room. A table's ``code`` is unique: a clash raises ``IntegrityError``
         (the caller draws another)."""
-        with self.sessions.begin() as session:  # a row, no ORM object: every new game does this
-            session.execute(
+        with self.engine.begin() as connection:  # a row, no Session: every new game does this
+            connection.execute(
                 insert(ROOMS).values(
                     id=room_id,
                     game=game,
@@ -518,10 +518,10 @@ class Store:
         """End the player's oldest unfinished games until at most ``keep`` are left, never one
         in ``busy`` (someone is at the table): marked finished as abandoned, with no result and
         no replay. Returns their ids."""
-        with self.sessions.begin() as session:
+        with self.engine.begin() as connection:
             # Every new game asks this: only the rooms whose seats' text names the player are
             # read (two columns, no ORM objects), then matched exactly.
-            rows = session.execute(
+            rows = connection.execute(
                 select(RoomRow.id, RoomRow.seats)
                 .where(RoomRow.finished_at.is_(None), _names(player_id))
                 .order_by(RoomRow.created_at.desc(), RoomRow.id)
@@ -530,7 +530,7 @@ class Store:
             nobody_there = [room_id for room_id in reversed(mine) if room_id not in busy]
             ended = nobody_there[: max(0, len(mine) - keep)]
             if ended:
-                session.execute(
+                connection.execute(
                     update(RoomRow)
                     .where(RoomRow.id.in_(ended), RoomRow.finished_at.is_(None))
                     .values(finished_at=now(), outcome=dict(ABANDONED))
