@@ -15,6 +15,8 @@ import time
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol
 
+import anyio
+
 from asobiba.core.bots import Timed
 from asobiba.core.errors import GameError
 from asobiba.core.game import Game, analyses, pace_of
@@ -407,16 +409,12 @@ class Room:
         played = self.standin_played or standin is not None
         finish = None if outcome is None else self.finish(outcome, played)
         write = self.store.append(Event(self.id, self.seq + 1, seat, action, at, finish, standin))
-        cancelled = False
-        while not write.done():
-            try:
-                await asyncio.shield(write)
-            except asyncio.CancelledError:
-                # The caller was cancelled (its socket closed) while the event was being
-                # written: the write goes on, so the room takes it in before letting go, or its
-                # memory would fall behind its log.
-                cancelled = True
-        write.result()  # a failed write raises here: nothing changed
+        with anyio.CancelScope(shield=True):
+            # A socket closing mid-write cancels its task group: the event is written whatever
+            # happens, so the room takes it in before that cancellation goes on, or its memory
+            # would fall behind its log. (The server stopping cancels natively; its rooms are
+            # then rebuilt from the log.)
+            await asyncio.shield(write)  # a failed write raises here: nothing changed
         self.state = new
         self.seq += 1
         self.standin_played = played
@@ -444,8 +442,6 @@ class Room:
             self._send_players()
         if outcome is not None:
             self._changed()
-        if cancelled:
-            raise asyncio.CancelledError
 
     async def hint(self, seat: int | None) -> Hint:
         """The best move for ``seat`` now, and why: only for the seat to move, only in a game
