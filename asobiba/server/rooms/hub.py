@@ -80,9 +80,9 @@ class Hub:
         room_id = secrets.token_hex(8)
         waiting = any(spec.get("open") for spec in seats)
         status = "waiting" if waiting else "playing"
-        code = None
         if table is not None and not waiting:  # every seat taken at once: it starts now
             table = dataclasses.replace(table, started_at=time.time())  # a new room's game time
+        settings = None if table is None else table.to_json()
         while True:
             code = None if table is None else new_code()
             try:
@@ -98,7 +98,7 @@ class Hub:
                     code=code,
                     public=public,
                     host=host,
-                    settings=None if table is None else table.to_json(),
+                    settings=settings,
                 )
                 break
             except IntegrityError:
@@ -118,7 +118,7 @@ class Hub:
             code=code,
             public=public,
             host=host,
-            settings=None if table is None else table.to_json(),
+            settings=settings,
             created_at=datetime.now(UTC),
         )
         room = self._room(stored, game, running=True)

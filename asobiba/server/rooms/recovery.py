@@ -43,8 +43,7 @@ def finish_if_over(store: Store, game: Game[Any], stored: StoredRoom, state: Any
     if stored.finished or outcome is None:
         return False
     hints = stored.hints_per_seat()
-    standin = any(level is not None for level in stored.standins)
     results = results_for(
-        stored.id, game, stored.options, stored.seats, outcome, hints, standin=standin
+        stored.id, game, stored.options, stored.seats, outcome, hints, standin=stored.stood_in
     )
     return store.finish_room(stored.id, Finish(outcome, results))

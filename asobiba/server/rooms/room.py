@@ -109,7 +109,7 @@ class Room:
         if self.status == "playing":
             self.state = self._rebuild(stored)
         self.seq = len(stored.events)
-        self.standin_played = any(level is not None for level in stored.standins)
+        self.standin_played = stored.stood_in
         self.chat = list(stored.chat)
         self._chat_limiter = ChatLimiter()
         self.standins = Standins(standin_grace, self._standin_due)
@@ -267,7 +267,7 @@ class Room:
     def players_json(self) -> list[dict[str, Any]]:
         """Who sits where, as every watcher may know it: names, never guest ids."""
         players: list[dict[str, Any]] = []
-        connected = {c.seat for c in self.connections}
+        connected = self._here()
         for seat, spec in enumerate(self.seats):
             if "bot" in spec:
                 players.append(
@@ -603,16 +603,18 @@ class Room:
 
     # --- people at a table -----------------------------------------------------------------------
 
+    def _here(self) -> set[int | None]:
+        """The seats with a socket open here (None: a spectator's)."""
+        return {connection.seat for connection in self.connections}
+
     def _presence(self) -> None:
         """A socket came or went: start or stop the grace of the people away, hand seats back
         to those who returned, and tell everyone who is here (tables only)."""
         if self.table is None:
             return
-        away = {
-            seat
-            for seat, spec in enumerate(self.seats)
-            if "player" in spec and not any(c.seat == seat for c in self.connections)
-        }
+        here = self._here()
+        people = {seat for seat, spec in enumerate(self.seats) if "player" in spec}
+        away = people - here
         live = self.state is not None and self.clock.running and not self.over
         if self.standins.update(away, live):
             self.schedule()
@@ -623,7 +625,7 @@ class Room:
 
     async def _stand_in(self, seat: int) -> None:
         async with self.lock:
-            back = any(c.seat == seat for c in self.connections)
+            back = seat in self._here()
             if self.table is None or self.over or not self.clock.running or back:
                 return
             log.info("room %s: a stand-in plays seat %s", self.id, seat)

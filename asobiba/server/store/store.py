@@ -115,6 +115,11 @@ class StoredRoom:
             known.append(self.clock_at)
         return max(known, default=None)
 
+    @property
+    def stood_in(self) -> bool:
+        """A stand-in played at least one of the logged events (its results carry the mark)."""
+        return any(level is not None for level in self.standins)
+
     def hints_per_seat(self) -> list[int]:
         return [
             sum(1 for hint in self.hints if hint.seat == seat) for seat in range(len(self.seats))
