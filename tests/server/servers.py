@@ -23,6 +23,7 @@ import uvicorn
 from fastapi import FastAPI
 from websockets.sync.client import ClientConnection, connect
 
+from asobiba.server.main import SWITCH_INTERVAL
 from asobiba.server.settings import MAX_MESSAGE_BYTES
 from asobiba.server.sockets.uvicorn_protocol import RoomSocketProtocol
 
@@ -121,6 +122,8 @@ def served_on(app: FastAPI, listeners: list[socket.socket]) -> Iterator[None]:
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": listeners}, daemon=True)
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(SWITCH_INTERVAL)  # as asobiba serve sets it (asobiba/server/main.py)
     thread.start()
     try:
         for _ in range(300):
@@ -135,6 +138,7 @@ def served_on(app: FastAPI, listeners: list[socket.socket]) -> Iterator[None]:
     finally:
         server.should_exit = True
         thread.join(timeout=30)
+        sys.setswitchinterval(interval)
         for listener in listeners:
             listener.close()
 
