@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager, suppress
+from contextlib import AsyncExitStack, asynccontextmanager, suppress
 
 from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
@@ -13,6 +13,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.sessions import SessionMiddleware
 
 from asobiba.server.analysis.reviews import Reviewer
+from asobiba.server.cluster.cluster import Cluster
+from asobiba.server.cluster.leases import Unavailable
 from asobiba.server.http import api, learn, pages, tables
 from asobiba.server.http.identity import GuestId
 from asobiba.server.http.limits import RateLimit
@@ -45,30 +47,35 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         pool = BotPool(bot_workers or settings.bot_workers)
-        app.state.hub = Hub(
+        cluster = Cluster.connect(settings, limits)
+        app.state.hub = hub = Hub(
             store,
             pool.choose,
             hinter=pool.hint,
             pause_seconds=limits.pause_seconds,
             pace_scale=settings.bot_pace if bot_pace is None else bot_pace,
             standin_seconds=settings.standin_seconds,
+            ownership=None if cluster is None else cluster.ownership,
         )
-        await app.state.hub.recover()
-        await app.state.hub.load_lobby()
         app.state.reviewer = Reviewer(
             store, review_seconds or settings.review_seconds, settings.review_workers
         )
-        sweeper = asyncio.create_task(app.state.hub.sweep_forever())
-        try:
-            yield
-        finally:
-            sweeper.cancel()
-            with suppress(asyncio.CancelledError):
-                await sweeper
-            await app.state.hub.close()
-            await app.state.reviewer.close()
-            pool.close()
-            engine.dispose()
+        async with AsyncExitStack() as stack:
+            if cluster is not None:
+                await stack.enter_async_context(cluster.running(hub))
+            stack.push_async_callback(hub.close)  # before the cluster stops: leases released
+            await hub.recover()
+            await hub.load_lobby()
+            sweeper = asyncio.create_task(hub.sweep_forever())
+            try:
+                yield
+            finally:
+                sweeper.cancel()
+                with suppress(asyncio.CancelledError):
+                    await sweeper
+        await app.state.reviewer.close()
+        pool.close()
+        engine.dispose()
 
     app = FastAPI(
         title="asobiba",
@@ -105,6 +112,10 @@ def create_app(
         first = error.errors()[0] if error.errors() else {}
         where = ".".join(str(part) for part in first.get("loc", ()))
         return _error(400, "bad_request", f"{where}: {first.get('msg', 'invalid request')}")
+
+    @app.exception_handler(Unavailable)
+    async def unavailable(_request: Request, error: Unavailable) -> JSONResponse:
+        return _error(503, "unavailable", "the site cannot reach its coordinator; try again")
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> Response:

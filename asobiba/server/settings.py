@@ -86,6 +86,15 @@ class Settings:
     """The grace before a stand-in plays for a person absent from a table between people, for
     every game (``ASOBIBA_STANDIN_SECONDS``; tests set it low). None: each game's own
     (``core.game.standin_seconds``: 30 s for turn games, 10 s for Mokochaka)."""
+    redis_url: str | None = None
+    """Redis shared by several processes on one database (``REDIS_URL``): room leases and the
+    relay between processes (``server/cluster/``). None: one process owns every room."""
+    redis_prefix: str = "asobiba"
+    """The prefix of every Redis key and channel (``ASOBIBA_REDIS_PREFIX``): one per site, so
+    two sites (or test runs) can share a Redis."""
+    lease_seconds: float = 5.0
+    """How long a room's lease lasts unrenewed (``ASOBIBA_LEASE_SECONDS``): how soon another
+    process takes over the rooms of one that died. Renewed every third of it."""
     openapi: bool = False
     """Serve the API's schema at /openapi.json (``ASOBIBA_OPENAPI=1``); off for visitors."""
     dev_seeds: bool = False
@@ -113,6 +122,9 @@ class Settings:
             guest_limits=GuestLimits.from_environment(),
             bot_pace=float(os.environ.get("ASOBIBA_BOT_PACE") or 1.0),
             standin_seconds=_seconds(os.environ.get("ASOBIBA_STANDIN_SECONDS")),
+            redis_url=os.environ.get("REDIS_URL") or None,
+            redis_prefix=os.environ.get("ASOBIBA_REDIS_PREFIX") or "asobiba",
+            lease_seconds=float(os.environ.get("ASOBIBA_LEASE_SECONDS") or 5.0),
         )
 
 

@@ -47,17 +47,20 @@ def wait_until_up(base: str, process: subprocess.Popen[bytes] | None = None) -> 
 
 
 class ServerProcess:
-    """``asobiba serve`` on a free port with its own data directory and database."""
+    """``asobiba serve`` on a free port with its own data directory and database; ``env``: more
+    environment (``REDIS_URL`` and the like)."""
 
-    def __init__(self, data: Path, database_url: str) -> None:
+    def __init__(self, data: Path, database_url: str, env: dict[str, str] | None = None) -> None:
         self.data = data
         self.database_url = database_url
+        self.env = env or {}
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         env = {**os.environ, "ASOBIBA_DATA_DIR": str(self.data), "SECRET_KEY": "live-secret"}
+        env.update(self.env)
         log = (self.data / "server.log").open("ab")
         self.process = subprocess.Popen(
             [
@@ -170,10 +173,11 @@ class Guest:
         assert status == 201, room
         return dict(room)
 
-    def socket(self, ws_path: str, **options: Any) -> ClientConnection:
+    def socket(self, ws_path: str, base: str | None = None, **options: Any) -> ClientConnection:
+        """A room socket, on ``base`` (another process of the same site) if given."""
         cookie = "; ".join(f"{c.name}={c.value}" for c in self.cookies)
         return connect(
-            self.base.replace("http", "ws", 1) + ws_path,
+            (base or self.base).replace("http", "ws", 1) + ws_path,
             additional_headers={"Cookie": cookie} if cookie else None,
             proxy=None,
             **options,
@@ -195,3 +199,14 @@ def play_to_the_end(ws: ClientConnection, timeout: float = 60.0) -> dict[str, An
         if message["legal"]:
             ws.send(json.dumps({"type": "act", "action": message["legal"][0]}))
     raise AssertionError("the game did not end in time")
+
+
+def next_message(ws: ClientConnection, timeout: float = 30.0) -> dict[str, Any]:
+    """The next message that is not a ping (pings are answered)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        message = json.loads(ws.recv(timeout=max(0.01, deadline - time.monotonic())))
+        if message["type"] == "ping":
+            ws.send(json.dumps({"type": "pong", "id": message["id"]}))
+            continue
+        return dict(message)

@@ -16,20 +16,15 @@ from asobiba.core.bots import decide
 from asobiba.games import get_game
 from asobiba.games.mokochaka.cards import SPECIALS, judge, parse_card
 from asobiba.server.rooms.room import bot_seed_for
-from tests.server.servers import Guest, ServerProcess
+from tests.server.servers import Guest, ServerProcess, next_message
 
 
 def next_view(ws: ClientConnection, timeout: float = 30.0) -> dict[str, Any]:
-    """The next sync or event, answering the server's pings on the way."""
-    deadline = time.monotonic() + timeout
-    while True:
-        message = json.loads(ws.recv(timeout=max(0.01, deadline - time.monotonic())))
-        if message["type"] == "ping":
-            ws.send(json.dumps({"type": "pong", "id": message["id"]}))
-        elif message["type"] == "error":
-            raise AssertionError(message)
-        else:
-            return dict(message)
+    """The next message but a ping (answered on the way); an error fails the test."""
+    message = next_message(ws, timeout)
+    if message["type"] == "error":
+        raise AssertionError(message)
+    return message
 
 
 def resync(ws: ClientConnection) -> dict[str, Any]:

@@ -154,9 +154,13 @@ class Watcher:
         self.seat = seat
         self.player = player
         self.sent: list[dict[str, Any]] = []
+        self.ended: tuple[int, str] | None = None
 
     def send(self, message: dict[str, Any]) -> None:
         self.sent.append(message)
+
+    def end(self, code: int, reason: str) -> None:
+        self.ended = code, reason
 
 
 class CountingGame:

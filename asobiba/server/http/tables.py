@@ -14,7 +14,6 @@ from starlette.websockets import WebSocketDisconnect
 from asobiba.server.http.identity import ensure_player_id, player_id
 from asobiba.server.rooms.errors import RoomError
 from asobiba.server.rooms.hub import Hub
-from asobiba.server.rooms.room import Room
 from asobiba.server.social.names import InvalidName, clean_name, default_name
 from asobiba.server.sockets.room_socket import same_origin
 
@@ -31,6 +30,8 @@ STATUS = {
     "seat_taken": 409,
     "too_few_seats": 409,
     "game_over": 409,
+    "unknown_room": 404,
+    "unavailable": 503,
 }
 """The HTTP status of each ``RoomError`` a table's routes raise."""
 
@@ -62,18 +63,18 @@ def _clean(raw: str) -> str:
         raise HTTPException(400, detail={"code": "invalid_name", "message": str(error)}) from None
 
 
-async def _table(request: Request, room_id: str) -> Room:
+async def _command(
+    request: Request, room_id: str, person: str, name: str, args: dict[str, Any]
+) -> dict[str, Any]:
+    """Run a table command on the room, wherever it is owned (``Hub.command``)."""
     hub: Hub = request.app.state.hub
-    room = await hub.get(room_id) if re.fullmatch(r"[0-9a-f]{1,32}", room_id) else None
-    if room is None or room.table is None:
+    if not re.fullmatch(r"[0-9a-f]{1,32}", room_id):
         message = f"no table {room_id!r}"
         raise HTTPException(404, detail={"code": "unknown_room", "message": message})
-    return room
-
-
-async def _release(request: Request, room: Room) -> None:
-    """The call may have loaded the room: let it go again if nobody is there."""
-    await request.app.state.hub.release(room)
+    try:
+        return await hub.command(room_id, person, name, args)
+    except RoomError as error:
+        raise _refused(error) from None
 
 
 @router.get("/api/me")
@@ -106,56 +107,28 @@ async def join(room_id: str, body: Join, request: Request) -> dict[str, Any]:
     else:
         await asyncio.to_thread(store.ensure_player, person)
         name = await asyncio.to_thread(store.player_name, person) or default_name(person)
-    room = await _table(request, room_id)
-    try:
-        seat = await room.take_seat(person, name)
-    except RoomError as error:
-        raise _refused(error) from None
-    finally:
-        await _release(request, room)
-    return {"seat": seat}
+    return await _command(request, room_id, person, "join", {"name": name})
 
 
 @router.post("/api/rooms/{room_id}/leave")
 async def leave(room_id: str, request: Request) -> dict[str, Any]:
     """Leave a table before its game starts (the host leaving closes it)."""
     person = ensure_player_id(request)
-    room = await _table(request, room_id)
-    try:
-        await room.leave_seat(person)
-    except RoomError as error:
-        raise _refused(error) from None
-    finally:
-        await _release(request, room)
-    return {"left": True}
+    return await _command(request, room_id, person, "leave", {})
 
 
 @router.post("/api/rooms/{room_id}/start")
 async def start(room_id: str, body: Start, request: Request) -> dict[str, Any]:
     """The host starts now, bots of ``fill`` in the open seats."""
     person = ensure_player_id(request)
-    room = await _table(request, room_id)
-    try:
-        await room.start_table(person, body.fill)
-    except RoomError as error:
-        raise _refused(error) from None
-    finally:
-        await _release(request, room)
-    return {"started": True, "seats": len(room.seats)}
+    return await _command(request, room_id, person, "start", {"fill": body.fill})
 
 
 @router.delete("/api/rooms/{room_id}/seats/{seat}")
 async def remove_seat(room_id: str, seat: int, request: Request) -> dict[str, Any]:
     """The host removes an open seat before the start."""
     person = ensure_player_id(request)
-    room = await _table(request, room_id)
-    try:
-        await room.remove_seat(person, seat)
-    except RoomError as error:
-        raise _refused(error) from None
-    finally:
-        await _release(request, room)
-    return {"seats": len(room.seats)}
+    return await _command(request, room_id, person, "remove_seat", {"seat": seat})
 
 
 @router.get("/api/tables")

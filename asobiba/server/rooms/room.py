@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol
 
 import anyio
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from asobiba.core.bots import Timed
 from asobiba.core.errors import GameError
@@ -35,8 +36,16 @@ from asobiba.server.store.store import ChatLine, Event, Finish, Store, StoredHin
 
 log = logging.getLogger(__name__)
 
+RETRY_SECONDS = 1.0
+"""How long a bot's move or a timed event that could not be stored waits before trying again."""
+CLOSE_MOVED = 1012
+"""Close code for the sockets of a room this process gave up: their pages reconnect and find
+the room where it is now."""
+
 PACE_MARGIN = 0.25
 """Seconds before the rules' own deadline by which a paced bot's answer is shown at the latest."""
+
+UNAVAILABLE = "the game could not be saved just now: nothing changed; try again in a moment"
 
 BotChooser = Callable[[str, str, int, dict[str, Any], list[dict[str, Any]]], Awaitable[Timed]]
 """``(game, level, seed, observation, legal) -> Timed``: a bot's decision, computed off-loop."""
@@ -58,6 +67,10 @@ class Connection(Protocol):
         """Queue a message; never blocks the room."""
         ...
 
+    def end(self, code: int, reason: str) -> None:
+        """Close the socket with ``code`` after the messages already queued."""
+        ...
+
 
 class Room:
     def __init__(
@@ -73,6 +86,8 @@ class Room:
         pace_scale: float = 1.0,
         standin_grace: float = 30.0,
         on_change: Callable[[Room], None] | None = None,
+        fence: Callable[[], bool] = lambda: True,
+        on_lost: Callable[[Room], None] | None = None,
     ) -> None:
         """``running``: a new room's clock runs at once; a rebuilt one stands still until a
         seated person is connected. ``pause_seconds``: how long the clock and the bots go on
@@ -80,7 +95,10 @@ class Room:
         ``pace_scale``: multiplies the bots' human pace (0: bots act as soon as they decide,
         for tests and load benches only). ``standin_grace``: how long a table waits for an
         absent person before a stand-in plays for them. ``on_change``: told when what the
-        lobby shows of a table changed (seats taken, started, over)."""
+        lobby shows of a table changed (seats taken, started, over). ``fence``: whether this
+        process may write the room's log now (it holds the room's lease,
+        ``server/cluster/leases.py``); ``on_lost``: told when the log showed that another
+        process wrote it (the room is then given up here)."""
         self.id = stored.id
         self.game = game
         self.options = stored.options
@@ -114,6 +132,11 @@ class Room:
         self._chat_limiter = ChatLimiter()
         self.standins = Standins(standin_grace, self._standin_due)
         self._on_change = on_change
+        self._fence = fence
+        self._on_lost = on_lost
+        self.lost = False
+        """Another process owns the room now: nothing more happens here."""
+        self._retry: asyncio.TimerHandle | None = None
         self._turn_timer: asyncio.TimerHandle | None = None
         self._out_of_time: tuple[int, int] | None = None
         """``(seq, seat)``: the person at ``seat`` ran out of time in this position; the
@@ -200,6 +223,7 @@ class Room:
             not self._asked
             and self._timer is None
             and self._turn_timer is None
+            and self._retry is None
             and not self.standins.pending
             and not self._hinting
         )
@@ -398,6 +422,10 @@ class Room:
         """Apply, log, show. ``at`` (game time, default now) may lie a little before the last
         event when the action was dated back by its sender's delay: the game decides what that
         means (a race orders grabs by it; other actions count at the latest time seen)."""
+        if self.lost:
+            raise RoomError("moved", "this game moved to another server; reconnecting")
+        if not self._fence():
+            raise RoomError("unavailable", UNAVAILABLE)
         at = self.clock.now() if at is None else at
         before = self.state
         if action is None:
@@ -414,7 +442,20 @@ class Room:
             # happens, so the room takes it in before that cancellation goes on, or its memory
             # would fall behind its log. (The server stopping cancels natively; its rooms are
             # then rebuilt from the log.)
-            await asyncio.shield(write)  # a failed write raises here: nothing changed
+            try:
+                await asyncio.shield(write)  # a failed write raises here: nothing changed
+            except IntegrityError:
+                # Another process wrote this seq: it owns the room now (``leases.py``).
+                log.warning(
+                    "room %s: event %d was written elsewhere; giving it up", self.id, self.seq + 1
+                )
+                self.forsake()
+                raise RoomError(
+                    "moved", "this game moved to another server; reconnecting"
+                ) from None
+            except SQLAlchemyError as error:
+                log.warning("room %s: event %d not stored (%s)", self.id, self.seq + 1, error)
+                raise RoomError("unavailable", UNAVAILABLE) from None
         self.state = new
         self.seq += 1
         self.standin_played = played
@@ -521,6 +562,43 @@ class Room:
                     lambda: self._spawn(self._time_up(seat, seq)),
                 )
 
+    def _retry_later(self) -> None:
+        """A change could not be stored: ask the bots and arm the timers again in a moment."""
+        if self._retry is None and not self.lost:
+            loop = asyncio.get_running_loop()
+            self._retry = loop.call_later(RETRY_SECONDS, lambda: self._spawn(self.resume()))
+
+    async def resume(self) -> None:
+        """Ask the bots and arm the timers again (storage or ownership is back after an
+        outage, or a retry is due)."""
+        self._retry = None
+        async with self.lock:
+            if not self.lost:
+                self.schedule()
+
+    def forsake(self) -> None:
+        """Another process owns the room now: stop everything here without writing a thing
+        (the owner's log is the game), and send every watcher off to reconnect to it."""
+        if self.lost:
+            return
+        self.lost = True
+        self._cancel_pause()
+        for handle in (self._timer, self._turn_timer, self._retry):
+            if handle is not None:
+                handle.cancel()
+        self._timer = self._turn_timer = self._retry = None
+        self.standins.cancel()
+        for task in list(self._tasks):
+            if task is not asyncio.current_task():
+                task.cancel()
+        # Next round of the loop: the refusal of the action that found the room lost (raised
+        # after this) reaches its socket before the close does.
+        loop = asyncio.get_running_loop()
+        for connection in list(self.connections):
+            loop.call_soon(connection.end, CLOSE_MOVED, "this game moved to another server")
+        if self._on_lost is not None:
+            self._on_lost(self)
+
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         task = asyncio.ensure_future(coroutine)
         self._tasks.add(task)
@@ -565,7 +643,12 @@ class Room:
                         standin = None if "bot" in self.seats[seat] else level
                         await self._commit(seat, answer.action, standin=standin)
                         return
-        except (GameError, RoomError):
+        except RoomError as error:
+            if error.code in {"unavailable", "moved"}:
+                self._retry_later()  # not stored: asked again once storage answers
+                return
+            log.exception("bot %s in room %s chose an illegal action", level, self.id)
+        except GameError:
             log.exception("bot %s in room %s chose an illegal action", level, self.id)
         except Exception:
             log.exception("bot %s in room %s failed", level, self.id)
@@ -581,7 +664,10 @@ class Room:
             if due is None:
                 return
             if due <= self.clock.now():
-                await self._commit(None, None)
+                try:
+                    await self._commit(None, None)
+                except RoomError:
+                    self._retry_later()
             else:
                 # Early: the loop's clock (monotonic) ran ahead of the wall clock the game time
                 # follows. Arm it again, or the room would wait for ever.
@@ -748,6 +834,24 @@ class Room:
             seats = [{"bot": fill} if spec.get("open") else dict(spec) for spec in self.seats]
             await self._store_seats(seats, start=True)
 
+    async def command(self, player: str, name: str, args: dict[str, Any]) -> dict[str, Any]:
+        """A table command of ``player`` (the routes of ``http/tables.py``, carried to whichever
+        process owns the room): its JSON answer. Raises ``RoomError``."""
+        if self.table is None:
+            raise RoomError("unknown_room", f"no table {self.id!r}")
+        if name == "join":
+            return {"seat": await self.take_seat(player, str(args["name"]))}
+        if name == "leave":
+            await self.leave_seat(player)
+            return {"left": True}
+        if name == "start":
+            await self.start_table(player, str(args["fill"]))
+            return {"started": True, "seats": len(self.seats)}
+        if name == "remove_seat":
+            await self.remove_seat(player, int(args["seat"]))
+            return {"seats": len(self.seats)}
+        raise RoomError("bad_command", f"no table command {name!r}")
+
     async def say(self, connection: Connection, text: str | None, stamp: str | None) -> None:
         """A chat line from ``connection``'s guest to everyone at the table. Raises
         ``RoomError``; the line is kept before anyone sees it."""
@@ -813,7 +917,7 @@ class Room:
         """Forget the room in this process (the server stops, or nobody needs it): a running
         clock is stopped and stored first, so the room resumes with what its waits had left."""
         self._cancel_pause()
-        if self.clock.running and not self.over:
+        if self.clock.running and not self.over and not self.lost:
             await asyncio.to_thread(self.store.stop_clock, self.id, self.clock.stop())
         if self._timer is not None:
             self._timer.cancel()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
@@ -52,6 +53,13 @@ class Lobby:
     def put(self, line: dict[str, Any]) -> None:
         self._tables[line["room_id"]] = line
         self._changed()
+
+    def replace(self, lines: Iterable[dict[str, Any]]) -> None:
+        """The whole list, read from the store (another process changed it)."""
+        tables = {line["room_id"]: line for line in lines}
+        if tables != self._tables:
+            self._tables = tables
+            self._changed()
 
     def drop(self, room_id: str) -> None:
         if self._tables.pop(room_id, None) is not None:

@@ -4,6 +4,10 @@ Whatever a client sends or fails to read, it costs the server a bounded amount: 
 pong gets an answer or an error (never a traceback), messages past ``SocketLimits`` get
 ``rate_limited`` and a close, and a client that stops reading is closed once its outbox is full.
 An action is dated back by the sender's round trip (``server/sockets/latency.py``).
+
+A socket plays its room where the room is: in this process, or through the switchboard on the
+process that owns it (``server/cluster/switchboard.py``); either way the same ``dispatch`` judges
+each frame, on the owner.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 import anyio
@@ -22,20 +26,29 @@ from fastapi import APIRouter, WebSocket
 from starlette.responses import PlainTextResponse
 from starlette.websockets import WebSocketDisconnect, WebSocketDisconnected
 
-from asobiba.core.errors import GameError
+from asobiba.server.cluster.leases import Unavailable
+from asobiba.server.cluster.switchboard import (
+    CLOSE_MOVED,
+    CLOSE_UNAVAILABLE,
+    JOIN_SECONDS,
+    Elsewhere,
+    Link,
+    Switchboard,
+)
 from asobiba.server.http.identity import player_id
 from asobiba.server.rooms.errors import RoomError
+from asobiba.server.rooms.hub import Hub
 from asobiba.server.rooms.room import Room
 from asobiba.server.settings import GuestLimits, SocketLimits
+from asobiba.server.sockets.dispatch import dispatch
 from asobiba.server.sockets.latency import Latency
 from asobiba.server.sockets.messages import (
     CLOSE_NOT_READING,
     CLOSE_RATE_LIMITED,
     CLOSE_TOO_MANY_SOCKETS,
-    Act,
-    AskHint,
+    ClientMessage,
     Pong,
-    Say,
+    Sync,
     error_message,
     parse_client_message,
 )
@@ -47,7 +60,40 @@ log = logging.getLogger(__name__)
 CLOSE_WAIT_SECONDS = 5.0
 """How long a close may wait for a client to take its last messages before it is dropped."""
 
+ROUTE_SECONDS = 30.0
+"""How long a socket looks for its room's owner (one that died holds its lease a few seconds
+more) before it is closed with 1013 and its page tries again."""
+
 Close = tuple[int, str]
+
+
+class Target(Protocol):
+    """Where a socket's frames go: its room here, or the room's owner elsewhere."""
+
+    async def handle(
+        self, connection: SocketConnection, text: str, message: ClientMessage, at: float
+    ) -> None: ...
+
+
+class Here:
+    def __init__(self, room: Room) -> None:
+        self.room = room
+
+    async def handle(
+        self, connection: SocketConnection, text: str, message: ClientMessage, at: float
+    ) -> None:
+        await dispatch(self.room, connection, message, at)
+
+
+class Relayed:
+    def __init__(self, board: Switchboard, link: Link) -> None:
+        self.board = board
+        self.link = link
+
+    async def handle(
+        self, connection: SocketConnection, text: str, message: ClientMessage, at: float
+    ) -> None:
+        self.board.forward(self.link, text, at)
 
 
 class TokenBucket:
@@ -102,14 +148,17 @@ class SocketConnection:
         if isinstance(message, dict) and message["type"] == "sync":
             self.sync_queued = True
 
-    async def serve(self, room: Room) -> None:
+    def end(self, code: int, reason: str) -> None:
+        self.send((code, reason))
+
+    async def serve(self, target: Target) -> None:
         """Read and write until the client leaves or breaks a limit, then close."""
         async with anyio.create_task_group() as group:
             self._group = group
             group.start_soon(self._pump)
             if self.ping_seconds is not None:
                 group.start_soon(self._ping, self.ping_seconds)
-            limited = await self._read(room)
+            limited = await self._read(target)
             if limited is not None:
                 # The pump sends the rate_limited error already queued, then this close.
                 self.send(limited)
@@ -146,7 +195,7 @@ class SocketConnection:
             self.send({"type": "ping"})
             await anyio.sleep(every)
 
-    async def _read(self, room: Room) -> Close | None:
+    async def _read(self, target: Target) -> Close | None:
         """Handle frames until the client leaves (None) or sends too fast (the close to send)."""
         while True:
             frame = await self.websocket.receive()
@@ -161,31 +210,21 @@ class SocketConnection:
                     )
                 )
                 return CLOSE_RATE_LIMITED, "rate limited"
-            await self._handle(room, frame, arrived)
+            await self._handle(target, frame, arrived)
 
-    async def _handle(self, room: Room, frame: Mapping[str, Any], arrived: float) -> None:
+    async def _handle(self, target: Target, frame: Mapping[str, Any], arrived: float) -> None:
         try:
             text = frame.get("text")
             if text is None:
                 raise RoomError("bad_message", "messages are JSON text frames, not binary")
             message = parse_client_message(text)
-            if isinstance(message, Act):
-                await room.act(self.seat, message.action, arrived - self.latency.round_trip())
-            elif isinstance(message, Pong):  # the answer to a ping: nothing to answer back
-                self.latency.pong(message.id)
-            elif isinstance(message, Say):
-                await room.say(self, message.text, message.stamp)
-            elif isinstance(message, AskHint):
-                # To this connection alone: no other seat or watcher learns of it.
-                hint = await room.hint(self.seat)
-                self.send(hint.message())
-            elif not self.sync_queued:
-                async with room.lock:
-                    self.send(room.sync_message(self))
         except RoomError as error:
             self.send(error_message(error.code, error.message))
-        except GameError as error:
-            self.send(error_message(error.code, str(error)))
+            return
+        if isinstance(message, Pong):  # the answer to a ping: nothing to answer back
+            self.latency.pong(message.id)
+        elif not (isinstance(message, Sync) and self.sync_queued):
+            await target.handle(self, text, message, arrived - self.latency.round_trip())
 
 
 def kernel_reader(websocket: WebSocket) -> Callable[[], float | None] | None:
@@ -219,30 +258,73 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
         refusal = PlainTextResponse("cross-origin socket refused", status_code=403)
         await websocket.send_denial_response(refusal)
         return
-    hub = websocket.app.state.hub
-    room = await hub.get(room_id)
-    if room is None:
-        await websocket.accept()
-        await websocket.send_json(error_message("unknown_room", f"no room {room_id!r}"))
-        await websocket.close(code=4404)
-        return
+    hub: Hub = websocket.app.state.hub
     player = player_id(websocket)
-    seat = room.seat_of(player)
-    guests: GuestLimits = websocket.app.state.guest_limits
-    crowded = room.crowded(seat, guests.sockets_per_seat, guests.sockets_per_room)
-    if crowded is not None:
-        await websocket.accept()
-        await websocket.send_json(error_message("too_many_sockets", crowded))
-        await websocket.close(code=CLOSE_TOO_MANY_SOCKETS)
-        return
     limits: SocketLimits = websocket.app.state.socket_limits
-    connection = SocketConnection(websocket, player, seat, limits)
+    connection = SocketConnection(websocket, player, None, limits)
+    await websocket.accept()
+    with contextlib.suppress(WebSocketDisconnect):
+        await _route(websocket, hub, room_id, connection)
+
+
+async def _route(
+    websocket: WebSocket, hub: Hub, room_id: str, connection: SocketConnection
+) -> None:
+    """Serve the socket where its room is, here or through its owner; while an owner that died
+    still holds its lease, ask again until the lease runs out."""
+    deadline = time.monotonic() + ROUTE_SECONDS
+    while True:
+        try:
+            place = await hub.locate(room_id)
+        except Unavailable:
+            place = None if time.monotonic() > deadline else Elsewhere("")
+        if isinstance(place, Room):
+            await _serve_here(websocket, hub, place, connection)
+            return
+        if place is None:
+            await _refuse(websocket, error_message("unknown_room", f"no room {room_id!r}"), 4404)
+            return
+        if place.owner and hub.switchboard is not None:
+            board = hub.switchboard
+            link, refused = await board.join(
+                place.owner, room_id, connection.player, connection.send
+            )
+            if link is not None:
+                try:
+                    await connection.serve(Relayed(board, link))
+                finally:
+                    board.unlink(link)
+                return
+            if refused is not None and refused["close"] != CLOSE_MOVED:
+                error = refused.get("error")
+                if error is not None:
+                    await websocket.send_json(error)
+                await websocket.close(code=refused["close"])
+                return
+        if time.monotonic() > deadline:
+            await _refuse(websocket, error_message("unavailable", "try again"), CLOSE_UNAVAILABLE)
+            return
+        await asyncio.sleep(JOIN_SECONDS / 4)
+
+
+async def _serve_here(
+    websocket: WebSocket, hub: Hub, room: Room, connection: SocketConnection
+) -> None:
+    connection.seat = room.seat_of(connection.player)
+    guests: GuestLimits = websocket.app.state.guest_limits
+    crowded = room.crowded(connection.seat, guests.sockets_per_seat, guests.sockets_per_room)
+    if crowded is not None:
+        await hub.release(room)
+        await _refuse(websocket, error_message("too_many_sockets", crowded), CLOSE_TOO_MANY_SOCKETS)
+        return
     room.join(connection)  # before any await: see Hub.release
     try:
-        await websocket.accept()
-        await connection.serve(room)
-    except WebSocketDisconnect:
-        pass
+        await connection.serve(Here(room))
     finally:
         room.leave(connection)
         await hub.release(room)
+
+
+async def _refuse(websocket: WebSocket, error: dict[str, Any], code: int) -> None:
+    await websocket.send_json(error)
+    await websocket.close(code=code)

@@ -219,6 +219,10 @@ def migrations_config() -> Config:
     return config
 
 
+MIGRATION_LOCK = 0x61736F62
+"""PostgreSQL advisory lock key held while migrating ("asob")."""
+
+
 def migrate(engine: Engine) -> None:
     """Bring the schema to the newest migration (``alembic upgrade head``)."""
     config = migrations_config()
@@ -231,6 +235,10 @@ def migrate(engine: Engine) -> None:
             connection.commit()
         try:
             with connection.begin():
+                if connection.dialect.name == "postgresql":
+                    # Several processes starting at once on one database: one migrates, the
+                    # others wait for its commit and then find the schema at head.
+                    connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
                 config.attributes["connection"] = connection
                 command.upgrade(config, "head")
                 if sqlite:

@@ -1,0 +1,233 @@
+"""Several ``asobiba serve`` processes on one PostgreSQL database and one Redis: any process serves
+any socket, a room has one owner at a time, and an owner's death loses nothing acknowledged
+(docs/ARCHITECTURE.md, "Several processes"). Real processes, real PostgreSQL and Redis."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+import redis
+from psycopg.types.json import Jsonb
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection
+
+from tests.server.cluster import (
+    LEASE_SECONDS,
+    REDIS_URL,
+    Site,
+    close_code,
+    events,
+    finished,
+    my_turn,
+    next_view,
+    pg_url,
+    replayed_outcome,
+    results,
+)
+from tests.server.servers import Guest, ServerProcess, next_message
+
+
+@pytest.fixture
+def site(tmp_path: Path, postgres_url: str) -> Iterator[Site]:
+    site = Site(tmp_path, postgres_url)
+    try:
+        yield site
+    finally:
+        site.stop()
+        with redis.Redis.from_url(REDIS_URL) as client:
+            keys = list(client.scan_iter(f"{site.prefix}:*"))
+            if keys:
+                client.delete(*keys)
+
+
+def lease_owner(site: Site, room_id: str) -> str | None:
+    with redis.Redis.from_url(site.redis_url) as client:
+        owner = client.get(f"{site.prefix}:lease:{room_id}")
+    return None if owner is None else owner.decode()
+
+
+def process_id(process: ServerProcess) -> str:
+    """The id a process prints when it joins the site."""
+    for line in process.log().splitlines():
+        if line.startswith("asobiba: process "):
+            return line.split()[2]
+    raise AssertionError("the process did not say its id")
+
+
+def play(
+    ws: ClientConnection, moves: int | None = None, view: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Make ``moves`` moves (None: to the end) with the first legal action, from ``view`` if it
+    is the latest one read; the last view."""
+    if view is None or not (view["legal"] or view["obs"]["outcome"] is not None):
+        view = my_turn(ws)
+    made = 0
+    while view["obs"]["outcome"] is None and (moves is None or made < moves):
+        ws.send(json.dumps({"type": "act", "action": view["legal"][0]}))
+        made += 1
+        view = my_turn(ws)
+    return view
+
+
+def test_a_socket_on_another_process_plays_the_room(site: Site) -> None:
+    owner, other = site.start(2)
+    guest = Guest(owner.base)
+    room = guest.new_room()
+    assert lease_owner(site, room["room_id"]) == process_id(owner)
+    with guest.socket(room["ws"], base=other.base) as ws:
+        last = play(ws)
+        assert lease_owner(site, room["room_id"]) == process_id(owner), "the owner never changed"
+    assert last["obs"]["outcome"] is not None
+    log = events(site.database_url, room["room_id"])
+    assert [seq for seq, _, _ in log] == list(range(1, len(log) + 1))
+    assert replayed_outcome(site.database_url, room["room_id"]) == last["obs"]["outcome"]
+    assert finished(site.database_url, room["room_id"])
+    assert len(results(site.database_url, room["room_id"])) == 1
+
+
+def reconnect(guest: Guest, ws_path: str, processes: list[ServerProcess]) -> ClientConnection:
+    """A page's reconnect after its socket dropped: to any live process (no sticky sessions)."""
+    live = [p for p in processes if p.process is not None and p.process.poll() is None]
+    return guest.socket(ws_path, base=random.choice(live).base)
+
+
+def test_sigkill_of_the_owner_mid_game_another_process_takes_over(site: Site) -> None:
+    owner, other = site.start(2)
+    guest = Guest(owner.base)
+    room = guest.new_room()
+    with guest.socket(room["ws"]) as ws:
+        before = play(ws, moves=3)
+        seen = events(site.database_url, room["room_id"])
+        owner.kill()
+    assert len(seen) >= 3
+    started = time.monotonic()
+    with guest.socket(room["ws"], base=other.base) as ws:
+        view = next_view(ws)  # served once the dead owner's lease ran out
+        assert time.monotonic() - started < LEASE_SECONDS + 10
+        assert view["type"] == "sync"
+        assert lease_owner(site, room["room_id"]) == process_id(other)
+        # Nothing acknowledged was lost: the sync shows the board the last event showed.
+        assert view["obs"] == before["obs"]
+        last = play(ws, view=view)
+    log = events(site.database_url, room["room_id"])
+    assert log[: len(seen)] == seen
+    assert [seq for seq, _, _ in log] == list(range(1, len(log) + 1))
+    assert replayed_outcome(site.database_url, room["room_id"]) == last["obs"]["outcome"]
+    assert len(results(site.database_url, room["room_id"])) == 1
+
+
+def test_processes_killed_at_random_moments_lose_nothing(site: Site) -> None:
+    """Three processes; a person plays on whichever a reconnect reaches, while processes are
+    SIGKILLed at random moments and started again. The game ends with a gapless log that
+    replays, the last view the person saw is its end, and one result."""
+    rng = random.Random(19)
+    processes = site.start(3)
+    guest = Guest(processes[0].base)
+    room = guest.new_room()
+    kills = 0
+    last: dict[str, Any] | None = None
+    deadline = time.monotonic() + 180
+    while last is None or last["obs"]["outcome"] is None:
+        assert time.monotonic() < deadline, "the game did not end"
+        ws = reconnect(guest, room["ws"], processes)
+        try:
+            with ws:
+                view = my_turn(ws)
+                for _ in range(rng.randint(1, 5)):
+                    if view["obs"]["outcome"] is not None:
+                        break
+                    ws.send(json.dumps({"type": "act", "action": rng.choice(view["legal"])}))
+                    if kills < 4 and rng.random() < 0.25:
+                        victim = rng.choice(processes)  # maybe the owner, maybe not
+                        victim.kill()
+                        kills += 1
+                        victim.start()
+                    view = my_turn(ws)
+                last = view
+        except (ConnectionClosed, TimeoutError):
+            continue
+    assert kills >= 1
+    log = events(site.database_url, room["room_id"])
+    assert [seq for seq, _, _ in log] == list(range(1, len(log) + 1))
+    assert replayed_outcome(site.database_url, room["room_id"]) == last["obs"]["outcome"]
+    assert finished(site.database_url, room["room_id"])
+    assert len(results(site.database_url, room["room_id"])) == 1
+
+
+def test_two_processes_racing_for_one_room_never_fork_it(site: Site) -> None:
+    """The race forced: the owner's lease is deleted while it holds the room (as if it had
+    stalled past its expiry), a second process loads the room, and the person's two tabs, one
+    on each process, make the same move at once. One write of that seq wins; the other process
+    gives the room up (its socket is sent off to reconnect, 1012) and never forks the log."""
+    first, second = site.start(2)
+    guest = Guest(first.base)
+    room = guest.new_room()
+    with guest.socket(room["ws"]) as one:
+        view = my_turn(one)
+        with redis.Redis.from_url(site.redis_url) as client:
+            client.delete(f"{site.prefix}:lease:{room['room_id']}")
+        with guest.socket(room["ws"], base=second.base) as two:
+            assert lease_owner(site, room["room_id"]) == process_id(second)
+            assert my_turn(two)["obs"] == view["obs"]  # a second copy, loaded from the log
+            move = json.dumps({"type": "act", "action": view["legal"][0]})
+            one.send(move)
+            two.send(move)
+            codes = []
+            for ws in (one, two):
+                try:
+                    while True:
+                        message = next_message(ws, timeout=15)
+                        assert message["type"] != "error" or message["code"] in {
+                            "moved",
+                            "not_your_turn",
+                        }, message
+                except ConnectionClosed as closed:
+                    codes.append(None if closed.rcvd is None else closed.rcvd.code)
+                except TimeoutError:
+                    codes.append(0)  # still served: this one won
+    assert 1012 in codes, codes  # the process that lost the race sent its socket off
+    log = events(site.database_url, room["room_id"])
+    assert [seq for seq, _, _ in log] == list(range(1, len(log) + 1))
+    assert sum(action == view["legal"][0] for _, seat, action in log if seat == 0) >= 1
+    replayed_outcome(site.database_url, room["room_id"])  # every stored action was legal there
+    with guest.socket(room["ws"], base=second.base) as ws:
+        last = play(ws)
+    assert replayed_outcome(site.database_url, room["room_id"]) == last["obs"]["outcome"]
+    assert len(results(site.database_url, room["room_id"])) == 1
+
+
+def test_a_stale_owners_write_is_refused(site: Site) -> None:
+    """Another process wrote the room's next event (it owns the room now): the old owner's write
+    of the same seq fails, it answers "moved" and sends its socket off; the game goes on from
+    the log, with the other process's move in it, never two moves at one seq."""
+    (process,) = site.start(1)
+    guest = Guest(process.base)
+    room = guest.new_room()
+    with guest.socket(room["ws"]) as ws:
+        view = my_turn(ws)
+        log = events(site.database_url, room["room_id"])
+        foreign = view["legal"][-1]
+        with psycopg.connect(pg_url(site.database_url)) as db:
+            db.execute(
+                "INSERT INTO room_events (room_id, seq, seat, action, at) "
+                "VALUES (%s, %s, 0, %s, %s)",
+                (room["room_id"], len(log) + 1, Jsonb(foreign), time.time()),
+            )
+        ws.send(json.dumps({"type": "act", "action": view["legal"][0]}))
+        error = next_message(ws)
+        assert error["type"] == "error" and error["code"] == "moved", error
+        assert close_code(ws) == 1012
+    after = events(site.database_url, room["room_id"])
+    assert after[len(log)] == (len(log) + 1, 0, foreign)
+    with guest.socket(room["ws"]) as ws:
+        last = play(ws)
+    log = events(site.database_url, room["room_id"])
+    assert [seq for seq, _, _ in log] == list(range(1, len(log) + 1))
+    assert replayed_outcome(site.database_url, room["room_id"]) == last["obs"]["outcome"]
