@@ -231,3 +231,70 @@ def test_a_stale_owners_write_is_refused(site: Site) -> None:
     log = events(site.database_url, room["room_id"])
     assert [seq for seq, _, _ in log] == list(range(1, len(log) + 1))
     assert replayed_outcome(site.database_url, room["room_id"]) == last["obs"]["outcome"]
+
+
+def until(ws: ClientConnection, wanted: Any, timeout: float = 30.0) -> dict[str, Any]:
+    """Messages until one is ``wanted`` (errors fail the test)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        message = next_message(ws, max(0.01, deadline - time.monotonic()))
+        assert message["type"] != "error", message
+        if wanted(message):
+            return message
+
+
+def test_friends_at_one_table_on_different_processes(site: Site) -> None:
+    """The host's table lives on one process; a friend finds it in the lobby of another,
+    takes the seat there, and plays there: presence, chat and every move cross over."""
+    one, two = site.start(2)
+    host, friend = Guest(one.base), Guest(two.base)
+    assert host.request("PUT", "/api/me", {"name": "Aki"})[0] == 200
+    seats = [{"kind": "me"}, {"kind": "open"}]
+    status, table = host.request(
+        "POST", "/api/rooms", {"game": "mancala", "options": {}, "seats": seats, "public": True}
+    )
+    assert status == 201, table
+    room = table["room_id"]
+    deadline = time.monotonic() + 10
+    while room not in [t["room_id"] for t in friend.request("GET", "/api/tables")[1]["waiting"]]:
+        assert time.monotonic() < deadline, "the other process's lobby never listed the table"
+        time.sleep(0.1)
+    with host.socket(table["ws"]) as aki:
+        until(aki, lambda m: m["type"] == "sync")
+        status, joined = friend.request("POST", f"/api/rooms/{room}/join", {"name": "Bea"})
+        assert (status, joined) == (200, {"seat": 1})
+        started = until(aki, lambda m: m["type"] == "sync" and m["table"]["status"] == "playing")
+        assert [p["name"] for p in started["players"]] == ["Aki", "Bea"]
+        with friend.socket(table["ws"]) as bea:
+            mine = until(bea, lambda m: m["type"] == "sync")
+            assert mine["seat"] == 1 and mine["table"]["you"]["seat"] == 1
+            here = until(aki, lambda m: m["type"] == "players" and m["players"][1]["connected"])
+            assert here["players"][0]["connected"]
+            bea.send(json.dumps({"type": "chat", "text": "よろしく"}))
+            line = until(aki, lambda m: m["type"] == "chat")
+            assert (line["entry"]["name"], line["entry"]["text"]) == ("Bea", "よろしく")
+            views = {0: started, 1: mine}
+            sockets = {0: aki, 1: bea}
+            while True:
+                movers = [seat for seat, view in views.items() if view["legal"]]
+                if views[0]["obs"]["outcome"] is not None:
+                    break
+                seat = movers[0]
+                sockets[seat].send(json.dumps({"type": "act", "action": views[seat]["legal"][0]}))
+                for k, ws in sockets.items():
+                    views[k] = until(ws, lambda m: m["type"] == "event")
+            assert views[1]["obs"]["outcome"] == views[0]["obs"]["outcome"]
+    assert sorted(results(site.database_url, room)) == sorted(
+        spec["player"] for spec in _seats(site, room)
+    )
+    log = events(site.database_url, room)
+    assert replayed_outcome(site.database_url, room) == views[0]["obs"]["outcome"]
+    assert [seq for seq, _, _ in log] == list(range(1, len(log) + 1))
+
+
+def _seats(site: Site, room_id: str) -> list[dict[str, Any]]:
+    with psycopg.connect(pg_url(site.database_url)) as db:
+        row = db.execute("SELECT seats FROM rooms WHERE id = %s", (room_id,)).fetchone()
+    assert row is not None
+    seats: list[dict[str, Any]] = row[0]
+    return seats
