@@ -3,7 +3,14 @@
 Starts ``asobiba serve`` on a free port with a fresh SQLite database in a temporary directory
 (or uses ``--url``), then keeps ``--games`` games going at once for ``--seconds``: each is a new
 guest who makes a room, connects its socket and plays a random legal move the moment it is their
-turn; a finished game is replaced by a new one. Bounded in count and time, loopback only.
+turn (``--pace S``: S seconds after it, as a person would); a finished game is replaced by a new
+one. Bounded in count and time, loopback only.
+
+``--processes N`` measures a site of 1, then 2, ... N processes on one PostgreSQL database (a
+fresh one on 127.0.0.1:5432, dropped afterwards) and the Redis on 127.0.0.1:6379 (keys under a
+prefix of its own), one row each: every game makes its room on a process drawn at random and
+connects its socket to another draw, as a load balancer without sticky sessions would, so about
+half the sockets are relayed to their room's owner.
 
 Prints: concurrent games, games finished, moves applied a second (both sides), the bot's reply
 time (from our move sent to the bot's move received, p50 and p99), errors, the CPU the server
@@ -35,10 +42,14 @@ import sys
 import tempfile
 import time
 import urllib.request
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import psycopg
 from websockets.asyncio.client import connect
 
 
@@ -187,11 +198,14 @@ def new_room(base: str, level: str) -> tuple[urllib.request.OpenerDirector, str,
     return opener, cookie, room
 
 
-async def play(base: str, level: str, until: float, rng: random.Random, tally: Tally) -> None:
+async def play(
+    bases: list[str], level: str, until: float, rng: random.Random, tally: Tally, pace: float
+) -> None:
     while time.monotonic() < until:
         try:
+            base = rng.choice(bases)
             opener, cookie, room = await asyncio.to_thread(new_room, base, level)
-            ws_url = base.replace("http", "ws", 1) + room["ws"]
+            ws_url = rng.choice(bases).replace("http", "ws", 1) + room["ws"]
             async with connect(ws_url, additional_headers={"Cookie": cookie}) as ws:
                 sent_at: float | None = None
                 async for raw in ws:
@@ -213,6 +227,8 @@ async def play(base: str, level: str, until: float, rng: random.Random, tally: T
                         tally.stored.append((opener, room["room_id"]))
                         break
                     if message["legal"] and time.monotonic() < until:
+                        if pace:
+                            await asyncio.sleep(pace * rng.uniform(0.5, 1.5))
                         sent_at = time.monotonic()
                         action = rng.choice(message["legal"])
                         await ws.send(json.dumps({"type": "act", "action": action}))
@@ -227,23 +243,31 @@ def stored(base: str, opener: urllib.request.OpenerDirector, room_id: str) -> bo
         return room_id in {g["room_id"] for g in json.loads(response.read())["games"]}
 
 
-async def run(base: str, games: int, seconds: float, level: str, seed: int) -> Tally:
+async def run(
+    bases: list[str], games: int, seconds: float, level: str, seed: int, pace: float
+) -> Tally:
     tally = Tally()
     until = time.monotonic() + seconds
     rngs = [random.Random(seed * 1_000 + i) for i in range(games)]
-    await asyncio.gather(*(play(base, level, until, rng, tally) for rng in rngs))
+    await asyncio.gather(*(play(bases, level, until, rng, tally, pace) for rng in rngs))
     return tally
 
 
-def start_server(data: Path) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(
+    data: Path, shared: dict[str, str] | None = None
+) -> tuple[subprocess.Popen[bytes], str]:
+    """``asobiba serve`` with its data in ``data``; ``shared``: the environment of a site of
+    several processes (``DATABASE_URL``, ``REDIS_URL``, ...), else its own SQLite file."""
     port = free_port()
     env = {**os.environ, "ASOBIBA_DATA_DIR": str(data), "SECRET_KEY": "bench"}
     # Every game of the load comes from one address: lift the flood limits for it. The bots act
     # as soon as they decide (no human pace), so the figures measure the server, not the pace.
     env.update({f"ASOBIBA_LIMIT_{name}": "100000" for name in ("ROOMS_BURST", "ADDRESS_BURST")})
     env["ASOBIBA_BOT_PACE"] = "0"
-    env.pop("DATABASE_URL", None)
-    log = (data / "server.log").open("wb")
+    for name in ("DATABASE_URL", "REDIS_URL"):
+        env.pop(name, None)
+    env.update(shared or {})
+    log = (data / "server.log").open("ab")
     server = subprocess.Popen(
         [sys.executable, "-m", "asobiba.cli", "serve", "--port", str(port)],
         env=env,
@@ -263,7 +287,7 @@ def start_server(data: Path) -> tuple[subprocess.Popen[bytes], str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=200, help="concurrent games (max 500)")
+    parser.add_argument("--games", type=int, default=200, help="concurrent games (max 2000)")
     parser.add_argument("--seconds", type=float, default=30.0, help="how long (max 600)")
     parser.add_argument("--level", default="beginner")
     parser.add_argument("--seed", type=int, default=1)
@@ -271,8 +295,15 @@ def main() -> None:
     parser.add_argument("--profile", type=Path, help="sample the server with py-spy into DIR")
     parser.add_argument("--py-spy", default="py-spy", help="py-spy's path (with --profile)")
     parser.add_argument("--rate", type=int, default=100, help="py-spy samples a second")
+    parser.add_argument("--pace", type=float, default=0.0, help="seconds a person takes a move")
+    parser.add_argument(
+        "--processes", type=int, default=0, help="sites of 1..N processes on PostgreSQL and Redis"
+    )
     args = parser.parse_args()
-    games, seconds = min(args.games, 500), min(args.seconds, 600.0)
+    games, seconds = min(args.games, 2000), min(args.seconds, 600.0)
+    if args.processes:
+        grow(args, games, seconds)
+        return
 
     with tempfile.TemporaryDirectory() as data:
         server, base = (None, args.url) if args.url else start_server(Path(data))
@@ -291,7 +322,7 @@ def main() -> None:
                     stderr=(args.profile / "py-spy.log").open("wb"),
                 )
             started, client_before = time.monotonic(), time.process_time()
-            tally = asyncio.run(run(base, games, seconds, args.level, args.seed))
+            tally = asyncio.run(run([base], games, seconds, args.level, args.seed, args.pace))
             elapsed, client = time.monotonic() - started, time.process_time() - client_before
             cpu_after = cpu_seconds(server.pid) if server else (float("nan"),) * 2
             memory_after = memory_mib(server.pid) if server else float("nan")
@@ -305,14 +336,15 @@ def main() -> None:
                 server.terminate()
                 server.wait(timeout=30)
 
-    replies = sorted(tally.replies) or [float("nan")]
-    p99 = replies[min(len(replies) - 1, int(0.99 * len(replies)))]
-    print(f"| measure ({games} games at once against {args.level}, {elapsed:.0f} s) | figure |")
+    pace = f", a person's move every {args.pace:g} s" if args.pace else ""
+    print(
+        f"| measure ({games} games at once against {args.level}{pace}, {elapsed:.0f} s) | figure |"
+    )
     print("|---|---:|")
     print(f"| concurrent games | {games} |")
     print(f"| games finished | {tally.finished} |")
     print(f"| moves applied a second (both sides) | {tally.moves / elapsed:,.0f} |")
-    p50 = statistics.median(replies)
+    p50, p99 = percentiles(tally.replies)
     print(f"| bot reply p50 / p99 | {p50 * 1000:.0f} ms / {p99 * 1000:.0f} ms |")
     print(f"| errors | {len(tally.errors)} {sorted(set(tally.errors)) or ''} |")
     own, below = (after - before for after, before in zip(cpu_after, cpu_before, strict=True))
@@ -324,6 +356,70 @@ def main() -> None:
     if args.profile is not None and (args.profile / "raw.txt").exists():
         print()
         print(profile_top(args.profile / "raw.txt", args.rate))
+
+
+def percentiles(values: list[float]) -> tuple[float, float]:
+    """The median and the 99th percentile (nan for no values)."""
+    ordered = sorted(values) or [float("nan")]
+    return statistics.median(ordered), ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+
+
+POSTGRES_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
+REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+def grow(args: argparse.Namespace, games: int, seconds: float) -> None:
+    """One row per site of 1..``args.processes`` processes on a fresh PostgreSQL database."""
+    pace = f", a person's move every {args.pace:g} s" if args.pace else ""
+    print(f"{games} games at once against {args.level}{pace}, {seconds:.0f} s a row")
+    print()
+    print(
+        "| processes | moves a second | bot reply p50 / p99 "
+        "| CPU of the servers and their bot workers (cores) | errors | stored |"
+    )
+    print("|---:|---:|---|---:|---:|---|")
+    for count in range(1, args.processes + 1):
+        with tempfile.TemporaryDirectory() as data, fresh_database() as url:
+            shared = {
+                "DATABASE_URL": url,
+                "REDIS_URL": REDIS_URL,
+                "ASOBIBA_REDIS_PREFIX": f"bench-{uuid.uuid4().hex[:8]}",
+            }
+            servers = []
+            try:
+                for k in range(count):
+                    (Path(data) / str(k)).mkdir()
+                    servers.append(start_server(Path(data) / str(k), shared))
+                bases = [base for _, base in servers]
+                before = [sum(cpu_seconds(server.pid)) for server, _ in servers]
+                started = time.monotonic()
+                tally = asyncio.run(run(bases, games, seconds, args.level, args.seed, args.pace))
+                elapsed = time.monotonic() - started
+                used = sum(sum(cpu_seconds(server.pid)) for server, _ in servers) - sum(before)
+                kept = sum(stored(bases[0], opener, room_id) for opener, room_id in tally.stored)
+            finally:
+                for server, _ in servers:
+                    server.terminate()
+                    server.wait(timeout=30)
+        p50, p99 = percentiles(tally.replies)
+        print(
+            f"| {count} | {tally.moves / elapsed:,.0f} | {p50 * 1000:.0f} ms / {p99 * 1000:.0f} ms"
+            f" | {used / elapsed:.2f} | {len(tally.errors)} | {kept} of {tally.finished} |",
+            flush=True,
+        )
+
+
+@contextmanager
+def fresh_database() -> Iterator[str]:
+    """A new database on the machine's PostgreSQL, dropped afterwards."""
+    name = f"asobiba_bench_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(POSTGRES_ADMIN, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
+    finally:
+        with psycopg.connect(POSTGRES_ADMIN, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
 
 
 if __name__ == "__main__":

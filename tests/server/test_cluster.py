@@ -80,10 +80,10 @@ def test_a_socket_on_another_process_plays_the_room(site: Site) -> None:
     owner, other = site.start(2)
     guest = Guest(owner.base)
     room = guest.new_room()
-    assert lease_owner(site, room["room_id"]) == process_id(owner)
+    assert lease_owner(site, room["room_id"]) == process_id(owner), "its creator holds it"
     with guest.socket(room["ws"], base=other.base) as ws:
         last = play(ws)
-        assert lease_owner(site, room["room_id"]) == process_id(owner), "the owner never changed"
+        assert lease_owner(site, room["room_id"]) == process_id(owner), "never moved"
     assert last["obs"]["outcome"] is not None
     log = events(site.database_url, room["room_id"])
     assert [seq for seq, _, _ in log] == list(range(1, len(log) + 1))

@@ -29,6 +29,7 @@ from asobiba.server.analysis.hints import Hinter, in_thread
 from asobiba.server.cluster.leases import Ownership, Solo, Unavailable
 from asobiba.server.cluster.switchboard import Elsewhere, Switchboard
 from asobiba.server.rooms.errors import RoomError
+from asobiba.server.rooms.loading import Loading
 from asobiba.server.rooms.recovery import finish_if_over
 from asobiba.server.rooms.room import BotChooser, Room
 from asobiba.server.social import lobby
@@ -70,7 +71,7 @@ class Hub:
         self._hinter = hinter
         self._games = games
         self._rooms: dict[str, Room] = {}
-        self._loading = asyncio.Lock()
+        self._loading = Loading()
         self.ownership: Ownership = ownership or Solo()
         self.switchboard: Switchboard | None = None
         """Set when other processes share the rooms (``app.py``)."""
@@ -216,7 +217,7 @@ class Hub:
         room = self._rooms.get(room_id)
         if room is not None:
             return room
-        async with self._loading:
+        async with self._loading.room(room_id):
             if room_id in self._rooms:
                 return self._rooms[room_id]
             owner = await self.ownership.claim(room_id)
@@ -280,7 +281,7 @@ class Hub:
         whose log ends the game. Returns the ids of the rooms kept."""
         kept = []
         for room_id in await asyncio.to_thread(self.store.unfinished_room_ids):
-            async with self._loading:
+            async with self._loading.room(room_id):
                 if room_id in self._rooms:
                     continue
                 if await self.ownership.claim(room_id) != self.ownership.me:
@@ -296,9 +297,9 @@ class Hub:
 
     async def abandon_oldest(self, player_id: str, keep: int) -> None:
         """End the guest's oldest unfinished games beyond ``keep`` that nobody is at (no seated
-        person connected here), and forget them if they are in memory. Under the loading lock, so
-        no copy of one is being rebuilt meanwhile (a later load finds it abandoned)."""
-        async with self._loading:
+        person connected here), and forget them if they are in memory. No room is loaded
+        meanwhile, so no copy of one is being rebuilt (a later load finds it abandoned)."""
+        async with self._loading.alone():
             busy = {
                 room_id
                 for room_id, room in self._rooms.items()
@@ -321,7 +322,7 @@ class Hub:
         if not room.connections and room.idle and self._rooms.get(room.id) is room:
             del self._rooms[room.id]
             await room.close()
-            async with self._loading:  # not while this process loads it again
+            async with self._loading.room(room.id):  # not while this process loads it again
                 if room.id not in self._rooms:
                     await self.ownership.release(room.id)
 
