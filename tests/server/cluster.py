@@ -26,8 +26,16 @@ LEASE_SECONDS = 1.5
 class Site:
     """``asobiba serve`` processes sharing ``database_url`` and ``redis_url``."""
 
-    def __init__(self, root: Path, database_url: str, redis_url: str = REDIS_URL) -> None:
+    def __init__(
+        self,
+        root: Path,
+        database_url: str,
+        redis_url: str = REDIS_URL,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        """``env``: more settings for every process."""
         self.root = root
+        self.env = env or {}
         self.database_url = database_url
         self.redis_url = redis_url
         self.prefix = f"asobiba-test-{uuid.uuid4().hex[:10]}"
@@ -44,6 +52,7 @@ class Site:
             "ASOBIBA_REDIS_PREFIX": self.prefix,
             "ASOBIBA_LEASE_SECONDS": str(LEASE_SECONDS),
             "ASOBIBA_BOT_PACE": "0",
+            **self.env,
         }
         process = ServerProcess(data, self.database_url, env)
         process.start()

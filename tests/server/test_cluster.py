@@ -20,7 +20,6 @@ from websockets.sync.client import ClientConnection
 
 from tests.server.cluster import (
     LEASE_SECONDS,
-    REDIS_URL,
     Site,
     close_code,
     events,
@@ -41,10 +40,7 @@ def site(tmp_path: Path, postgres_url: str) -> Iterator[Site]:
         yield site
     finally:
         site.stop()
-        with redis.Redis.from_url(REDIS_URL) as client:
-            keys = list(client.scan_iter(f"{site.prefix}:*"))
-            if keys:
-                client.delete(*keys)
+        _forget(site)
 
 
 def lease_owner(site: Site, room_id: str) -> str | None:
@@ -298,3 +294,42 @@ def _seats(site: Site, room_id: str) -> list[dict[str, Any]]:
     assert row is not None
     seats: list[dict[str, Any]] = row[0]
     return seats
+
+
+def test_a_game_held_by_another_process_is_not_ended_to_make_room(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """A guest at the limit of unfinished games starts one more on another process: the game
+    they are playing, held elsewhere, is not the one ended (whether someone is at it is known
+    only where it is held)."""
+    site = Site(tmp_path, postgres_url, env={"ASOBIBA_LIMIT_UNFINISHED": "1"})
+    try:
+        one, two = site.start(2)
+        guest = Guest(one.base)
+        first = guest.new_room()
+        with guest.socket(first["ws"]) as ws:
+            view = play(ws, moves=1)
+            second = Guest.new_room(_on(guest, two))
+            assert second["room_id"] != first["room_id"]
+            assert not finished(site.database_url, first["room_id"])
+            last = play(ws, view=view)
+        assert last["obs"]["outcome"] is not None
+        assert len(results(site.database_url, first["room_id"])) == 1
+    finally:
+        site.stop()
+        _forget(site)
+
+
+def _on(guest: Guest, process: ServerProcess) -> Guest:
+    """The same guest (cookie) talking to another process."""
+    other = Guest(process.base)
+    other.cookies, other.opener = guest.cookies, guest.opener
+    other.base = process.base
+    return other
+
+
+def _forget(site: Site) -> None:
+    with redis.Redis.from_url(site.redis_url) as client:
+        keys = list(client.scan_iter(f"{site.prefix}:*"))
+        if keys:
+            client.delete(*keys)

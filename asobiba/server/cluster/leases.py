@@ -89,6 +89,10 @@ class Ownership(Protocol):
         """Which of ``processes`` are running (renewed lately). Raises ``Unavailable``."""
         ...
 
+    async def held_elsewhere(self, room_ids: Iterable[str]) -> set[str]:
+        """Which of ``room_ids`` another process holds now. Raises ``Unavailable``."""
+        ...
+
     def valid(self) -> bool:
         """Whether our leases are known to be held now: false once renewals have failed for
         longer than a lease lasts (Redis unreachable), so nothing is written that another
@@ -120,6 +124,9 @@ class Solo:
 
     async def alive(self, processes: Iterable[str]) -> set[str]:
         return {self.me} & set(processes)
+
+    async def held_elsewhere(self, room_ids: Iterable[str]) -> set[str]:
+        return set()
 
     def valid(self) -> bool:
         return True
@@ -187,6 +194,19 @@ class RedisLeases:
         except RedisError as error:
             raise Unavailable(str(error)) from error
         return {name for name, value in zip(names, found, strict=True) if value is not None}
+
+    async def held_elsewhere(self, room_ids: Iterable[str]) -> set[str]:
+        ids = list(room_ids)
+        if not ids:
+            return set()
+        try:
+            owners = await self._client.mget([self.key(room_id) for room_id in ids])
+        except RedisError as error:
+            raise Unavailable(str(error)) from error
+        mine = self.me.encode()
+        return {
+            room_id for room_id, owner in zip(ids, owners, strict=True) if owner not in (None, mine)
+        }
 
     def valid(self) -> bool:
         """Only renewals make the leases valid (the hub renews at start-up, before any room is

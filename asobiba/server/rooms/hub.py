@@ -305,6 +305,10 @@ class Hub:
                 for room_id, room in self._rooms.items()
                 if room.seat_of(player_id) is not None and room.present()
             }  # only the guest's own rooms can be ended: the others' presence is not asked
+            if self.switchboard is not None:
+                # Held by another process: whether someone is at it is known only there.
+                mine = await asyncio.to_thread(self.store.unfinished_of, player_id)
+                busy |= await self.ownership.held_elsewhere(mine)
             ended = await asyncio.to_thread(self.store.abandon_oldest, player_id, keep, busy)
             for room_id in ended:
                 room = self._rooms.pop(room_id, None)

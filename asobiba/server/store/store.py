@@ -519,19 +519,17 @@ class Store:
                 created_at=row.created_at,
             )
 
+    def unfinished_of(self, player_id: str) -> list[str]:
+        """The ids of the player's unfinished games, newest first."""
+        with self.engine.connect() as connection:
+            return [room_id for room_id, _ in _unfinished_of(connection, player_id)]
+
     def abandon_oldest(self, player_id: str, keep: int, busy: set[str]) -> list[str]:
         """End the player's oldest unfinished games until at most ``keep`` are left, never one
         in ``busy`` (someone is at the table): marked finished as abandoned, with no result and
         no replay. Returns their ids."""
         with self.engine.begin() as connection:
-            # Every new game asks this: only the rooms whose seats' text names the player are
-            # read (two columns, no ORM objects), then matched exactly.
-            rows = connection.execute(
-                select(RoomRow.id, RoomRow.seats)
-                .where(RoomRow.finished_at.is_(None), _names(player_id))
-                .order_by(RoomRow.created_at.desc(), RoomRow.id)
-            ).all()
-            mine = [room_id for room_id, seats in rows if _seated(seats, player_id)]
+            mine = [room_id for room_id, _ in _unfinished_of(connection, player_id)]
             nobody_there = [room_id for room_id in reversed(mine) if room_id not in busy]
             ended = nobody_there[: max(0, len(mine) - keep)]
             if ended:
@@ -658,6 +656,18 @@ class Store:
                 )
                 for row in mine
             ]
+
+
+def _unfinished_of(connection: Connection, player_id: str) -> list[tuple[str, Any]]:
+    """``(id, seats)`` of the player's unfinished games, newest first. Every new game asks this:
+    only the rooms whose seats' text names the player are read (two columns, no ORM objects),
+    then matched exactly."""
+    rows = connection.execute(
+        select(RoomRow.id, RoomRow.seats)
+        .where(RoomRow.finished_at.is_(None), _names(player_id))
+        .order_by(RoomRow.created_at.desc(), RoomRow.id)
+    ).all()
+    return [(room_id, seats) for room_id, seats in rows if _seated(seats, player_id)]
 
 
 def _write(connection: Connection, events: Sequence[Event]) -> None:
