@@ -1,6 +1,7 @@
-"""A TCP line that can be cut: a relay in front of a real server (PostgreSQL) that, while cut,
-drops every connection through it and refuses new ones, as a network partition would. The
-server itself keeps running for the other tests."""
+"""A TCP line that can be cut: a relay in front of real servers that, while cut, drops every
+connection through it and refuses new ones, as a network partition would (the servers keep
+running for the other tests). In front of several servers it is a round-robin load balancer
+with no sticky sessions: each new connection goes to the next server that accepts it."""
 
 from __future__ import annotations
 
@@ -13,8 +14,9 @@ from contextlib import contextmanager
 
 
 class CuttableLine:
-    def __init__(self, target: tuple[str, int]) -> None:
-        self.target = target
+    def __init__(self, *targets: tuple[str, int]) -> None:
+        self.targets = list(targets)
+        self._next = 0
         self._listener = socket.create_server(("127.0.0.1", 0))
         self.port = int(self._listener.getsockname()[1])
         self._cut = threading.Event()
@@ -51,14 +53,26 @@ class CuttableLine:
             if self._cut.is_set():
                 client.close()
                 continue
-            try:
-                upstream = socket.create_connection(self.target)
-            except OSError:
+            upstream = self._connect()
+            if upstream is None:
                 client.close()
                 continue
             with self._lock:
                 self._open |= {client, upstream}
             threading.Thread(target=self._pipe, args=(client, upstream), daemon=True).start()
+
+    def _connect(self) -> socket.socket | None:
+        """A connection to the next target that accepts one (a dead server is skipped)."""
+        for _ in self.targets:
+            target = self.targets[self._next % len(self.targets)]
+            self._next += 1
+            try:
+                upstream = socket.create_connection(target, timeout=5)
+            except OSError:
+                continue
+            upstream.settimeout(None)
+            return upstream
+        return None
 
     def _pipe(self, a: socket.socket, b: socket.socket) -> None:
         selector = selectors.DefaultSelector()
@@ -82,8 +96,8 @@ class CuttableLine:
 
 
 @contextmanager
-def cuttable(target: tuple[str, int]) -> Iterator[CuttableLine]:
-    line = CuttableLine(target)
+def cuttable(*targets: tuple[str, int]) -> Iterator[CuttableLine]:
+    line = CuttableLine(*targets)
     line.start()
     try:
         yield line
