@@ -350,6 +350,8 @@ def main() -> None:
     own, below = (after - before for after, before in zip(cpu_after, cpu_before, strict=True))
     cores = f"{own / elapsed:.2f} / {below / elapsed:.2f} / {client / elapsed:.2f}"
     print(f"| CPU in cores: the server process / its bot workers / this client | {cores} |")
+    per_move = 1000 * own / max(1, tally.moves)
+    print(f"| the server process's CPU per move (its bot workers apart) | {per_move:.2f} ms |")
     memory = f"{memory_before:.0f} / {memory_after:.0f} MiB"
     print(f"| server memory with its bot workers, idle before / after | {memory} |")
     print(f"| finished games stored | {kept} of {tally.finished} |")

@@ -61,6 +61,24 @@ def test_the_game_clock_stands_still_while_stopped() -> None:
     assert clock.wall_seconds_until(stopped + 1.5) == 1.5
 
 
+def test_the_game_clock_stands_still_while_a_change_is_written() -> None:
+    """Held (``Room._commit`` while its event is written), no game time passes: an action that
+    arrives meanwhile is dated when the hold began, one dated back to before it keeps its time,
+    and afterwards the clock runs on from the hold, the write's time charged to nobody."""
+    clock = GameClock(100.0, running=True)
+    clock.hold()
+    held = clock.now()
+    before = time.time() - 0.05
+    time.sleep(0.02)
+    assert clock.now() == held
+    assert clock.game_time(time.time()) == held, "an arrival during the write"
+    assert clock.game_time(before) < held, "dated back to before the write: its own time"
+    clock.let_go()
+    assert held <= clock.now() < held + 0.01, "the write's 20 ms went to nobody"
+    time.sleep(0.02)
+    assert held + 0.02 <= clock.now() < held + 0.5
+
+
 def test_a_room_nobody_is_at_pauses_its_wait_and_resumes_it_when_a_person_returns(
     tmp_path: Path,
 ) -> None:

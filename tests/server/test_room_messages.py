@@ -92,7 +92,9 @@ def test_every_message_is_the_receivers_own_view(
         def send(self, message: dict[str, Any]) -> None:
             super().send(message)
             due = self.room.game.deadline(self.room.state) if self.room.state else None
-            self.due.append(None if due is None else round(max(0.0, due - clock.now), 3))
+            # Against the room's game time: it stood still during writes (``GameClock.hold``).
+            now = self.room.clock.now()
+            self.due.append(None if due is None else round(max(0.0, due - now), 3))
 
     async def one_game(hub: Hub, seed: int) -> int:
         rng = random.Random(seed)
@@ -172,7 +174,7 @@ def test_every_message_is_the_receivers_own_view(
             due = room.game.deadline(room.state)
             timed["steps"] += due is not None
             if due is not None and (not movers or rng.random() < 0.2):
-                clock.now = max(clock.now, due)
+                clock.now = max(clock.now, due + clock.now - room.clock.now())  # game time
                 async with room.lock:
                     await room._commit(None, None)
             else:
@@ -228,7 +230,7 @@ def test_a_replay_has_one_frame_per_view_so_it_counts_no_secret_answers(
             movers = sorted(room.game.to_move(room.state))
             due = room.game.deadline(room.state)
             if not movers and due is not None:
-                clock.now = max(clock.now, due)
+                clock.now = max(clock.now, due + clock.now - room.clock.now())  # game time
                 async with room.lock:
                     await room._commit(None, None)
                 continue

@@ -233,9 +233,11 @@ class Switchboard:
 
     def forsake(self, room: Room) -> None:
         """``room`` is no longer ours: forget its remote sockets (the room ends them itself)."""
-        for conn, (_, held) in list(self._remote.items()):
+        for conn, (remote, held) in list(self._remote.items()):
             if held is room:
                 self._remote.pop(conn)
+                if remote.worker is not None:
+                    remote.worker.cancel()
 
     async def _call_here(self, message: dict[str, Any]) -> None:
         reply: dict[str, Any] = {"k": "reply", "id": message["id"]}

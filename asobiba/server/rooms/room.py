@@ -437,6 +437,7 @@ class Room:
         played = self.standin_played or standin is not None
         finish = None if outcome is None else self.finish(outcome, played)
         write = self.store.append(Event(self.id, self.seq + 1, seat, action, at, finish, standin))
+        self.clock.hold()  # nobody's time runs until they can see the change (``clock.py``)
         with anyio.CancelScope(shield=True):
             # A socket closing mid-write cancels its task group: the event is written whatever
             # happens, so the room takes it in before that cancellation goes on, or its memory
@@ -456,6 +457,8 @@ class Room:
             except SQLAlchemyError as error:
                 log.warning("room %s: event %d not stored (%s)", self.id, self.seq + 1, error)
                 raise RoomError("unavailable", UNAVAILABLE) from None
+            finally:
+                self.clock.let_go()
         self.state = new
         self.seq += 1
         self.standin_played = played
