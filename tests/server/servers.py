@@ -121,6 +121,7 @@ def served_on(app: FastAPI, listeners: list[socket.socket]) -> Iterator[None]:
         app,
         ws=RoomSocketProtocol,
         ws_max_size=16 * MAX_MESSAGE_BYTES,
+        ws_per_message_deflate=False,
         log_level="warning",
     )
     server = uvicorn.Server(config)

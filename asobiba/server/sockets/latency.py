@@ -101,6 +101,13 @@ class Latency:
         self.round_trips: deque[float] = deque(maxlen=SAMPLES)
         self._read_kernel()  # the handshake's sample, before any delayed acknowledgement
 
+    @property
+    def needs_pings(self) -> bool:
+        """Whether the server's pings time this line (no kernel estimate to read): with one,
+        pings would only cost two messages a socket every few seconds (uvicorn's own protocol
+        pings still find dead sockets)."""
+        return self._kernel is None
+
     def ping(self) -> int:
         """A new ping id, timed from now (call it as the ping is written to the socket)."""
         self._next += 1

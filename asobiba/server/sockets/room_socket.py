@@ -156,7 +156,7 @@ class SocketConnection:
         async with anyio.create_task_group() as group:
             self._group = group
             group.start_soon(self._pump)
-            if self.ping_seconds is not None:
+            if self.ping_seconds is not None and self.latency.needs_pings:
                 group.start_soon(self._ping, self.ping_seconds)
             limited = await self._read(target)
             if limited is not None:
