@@ -357,7 +357,9 @@ def test_pages_have_one_h1_and_named_controls(new_page: Any) -> None:
 
 
 def test_the_page_answers_the_servers_pings_so_its_line_is_timed(new_page: Any) -> None:
-    page = new_page(lang="en")
+    """Behind a proxy (here: a forwarded-for header, as a proxy on this machine would send)
+    only the server's pings time the line; directly the kernel does and none are sent."""
+    page = new_page(lang="en", extra_http_headers={"X-Forwarded-For": "203.0.113.9"})
     pongs: list[str] = []
     page.on(
         "websocket",

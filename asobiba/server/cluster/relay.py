@@ -31,8 +31,9 @@ name, and further messages are dropped (their sockets resync when they reconnect
 
 class Relay:
     """Publishes to other processes in order (one publisher, batched in pipelines) and hands
-    what arrives on this process's channels to ``receive``; ``broken`` is called whenever the
-    subscription was lost and taken up again (messages may have been lost meanwhile)."""
+    what arrives on this process's channels to ``receive``; ``broken`` is called whenever
+    messages may have been lost: the subscription was lost and taken up again, or a batch could
+    not be published."""
 
     def __init__(
         self,
@@ -91,7 +92,10 @@ class Relay:
                         pipe.publish(channel, text)
                     await pipe.execute()
             except RedisError as error:
+                # Lost messages are repaired as a broken subscription's are: every pairing ends
+                # and its socket starts again from a sync (an action must not vanish unanswered).
                 log.warning("relay: %d messages not published (%s)", len(batch), error)
+                self._broken()
             finally:
                 for _ in batch:
                     self._outbox.task_done()
