@@ -406,8 +406,11 @@ def report(args: argparse.Namespace, simulations: int, deals: Sequence[Deal], ti
         )
     by_seat = ", ".join(f"{seat}: {p:+.2f}" for seat, p in _points_by_seat(deals).items())
     print(f"| our points a play by seat | {by_seat} |")
-    verdict = "meets" if summary.share >= 0.55 else "BELOW"
-    print(f"\nscore {100 * summary.share:.1f}% -> {verdict} the 55% goal")
+    if not args.cheater:  # the goals are set against the fair search; the cheater is a ceiling
+        print(
+            f"\nscore {100 * summary.share:.1f}% (issue 21's goals: at least 55% at the 1 s"
+            " budget, at least 50% at ten times it)"
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> None:
