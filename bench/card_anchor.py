@@ -386,7 +386,7 @@ def report(args: argparse.Namespace, simulations: int, deals: Sequence[Deal], ti
     table = f"{args.game}, {args.players} players" if args.game == "michikake" else args.game
     who = "cheating ISMCTS (true state)" if args.cheater else "ISMCTS"
     print()
-    print(f"| top level vs {who}, {simulations} simulations | value |")
+    print(f"| {args.level or 'top level'} vs {who}, {simulations} simulations | value |")
     print("|---|---:|")
     print(f"| game | {table} |")
     print(f"| deals (each played from every seat) | {summary.deals} |")
@@ -399,7 +399,7 @@ def report(args: argparse.Namespace, simulations: int, deals: Sequence[Deal], ti
         f" ± {summary.difference_half_width:.2f} |"
     )
     print(f"| points a deal, ours / ISMCTS's | {summary.ours:+.2f} / {summary.theirs:+.2f} |")
-    for side, values in (("our top level", times.ours), ("ISMCTS", times.theirs)):
+    for side, values in ((args.level or "our top level", times.ours), ("ISMCTS", times.theirs)):
         print(
             f"| {side} s/move, median / max ({len(values)} decisions) |"
             f" {statistics.median(values):.3f} / {max(values):.3f} |"
@@ -424,6 +424,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--budget", choices=("x1", "x10"), default="x1")
     parser.add_argument("--calibrate", action="store_true", help="print the 1 s count, stop")
     parser.add_argument("--cheater", action="store_true", help="ISMCTS sees the true state")
+    parser.add_argument("--level", help="our level (default the top one)")
     parser.add_argument(
         "--minutes", type=float, help="start no deal after this long (report what was played)"
     )
@@ -452,6 +453,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             simulations,
             seed=args.seed,
             cheater=args.cheater,
+            level=args.level,
             times=times,
         )
         deals.append(deal)
