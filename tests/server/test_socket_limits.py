@@ -80,11 +80,13 @@ def test_a_client_sending_too_fast_gets_rate_limited_then_a_close(sqlite_url: st
 
 def not_reading_socket(guest: Guest, ws_path: str) -> ClientConnection:
     """A room socket over TCP with the smallest receive buffer and a one-message client queue,
-    so whatever the test does not read backs up into the server at once."""
+    so whatever the test does not read backs up into the server at once. No keepalive pings of
+    the client's own: their pongs would wait behind what it does not read, and a slow run
+    (past 40 s) closed the socket with 1011 before the test was done."""
     sock = socket.socket()
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
     sock.connect(("127.0.0.1", int(guest.base.rsplit(":", 1)[1])))
-    return guest.socket(ws_path, sock=sock, compression=None, max_queue=1)
+    return guest.socket(ws_path, sock=sock, compression=None, max_queue=1, ping_interval=None)
 
 
 def test_a_client_that_does_not_read_is_closed_once_its_outbox_is_full(sqlite_url: str) -> None:
