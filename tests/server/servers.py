@@ -105,15 +105,19 @@ class ServerProcess:
 
 
 @contextmanager
-def thread_server(app: FastAPI) -> Iterator[str]:
-    """Uvicorn serving ``app`` in a thread, as ``asobiba serve`` configures it; yields its URL."""
+def thread_server(app: FastAPI, keepalive: bool = True) -> Iterator[str]:
+    """Uvicorn serving ``app`` in a thread, as ``asobiba serve`` configures it; yields its URL.
+    ``keepalive=False`` turns off uvicorn's own pings (every 20 s, closing with 1011 when no
+    pong comes within 20 s), for tests of a client that deliberately reads nothing."""
     listener = socket.create_server(("127.0.0.1", 0))
-    with served_on(app, [listener]):
+    with served_on(app, [listener], keepalive):
         yield f"http://127.0.0.1:{listener.getsockname()[1]}"
 
 
 @contextmanager
-def served_on(app: FastAPI, listeners: list[socket.socket]) -> Iterator[None]:
+def served_on(
+    app: FastAPI, listeners: list[socket.socket], keepalive: bool = True
+) -> Iterator[None]:
     """Uvicorn serving ``app`` in a thread on listening sockets made by the caller (one may lie
     in another network namespace: ``tests/server/netline.py``), as ``asobiba serve`` configures
     it; the sockets are closed afterwards."""
@@ -122,6 +126,7 @@ def served_on(app: FastAPI, listeners: list[socket.socket]) -> Iterator[None]:
         ws=RoomSocketProtocol,
         ws_max_size=16 * MAX_MESSAGE_BYTES,
         ws_per_message_deflate=False,
+        ws_ping_interval=20.0 if keepalive else None,
         log_level="warning",
     )
     server = uvicorn.Server(config)

@@ -80,9 +80,10 @@ def test_a_client_sending_too_fast_gets_rate_limited_then_a_close(sqlite_url: st
 
 def not_reading_socket(guest: Guest, ws_path: str) -> ClientConnection:
     """A room socket over TCP with the smallest receive buffer and a one-message client queue,
-    so whatever the test does not read backs up into the server at once. No keepalive pings of
-    the client's own: their pongs would wait behind what it does not read, and a slow run
-    (past 40 s) closed the socket with 1011 before the test was done."""
+    so whatever the test does not read backs up into the server at once. No keepalive pings on
+    either side (the tests' servers are started with ``keepalive=False``): a pong waits behind
+    what the client does not read, and a slow run (past 40 s) saw the socket closed with 1011
+    "keepalive ping timeout" before the test was done."""
     sock = socket.socket()
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
     sock.connect(("127.0.0.1", int(guest.base.rsplit(":", 1)[1])))
@@ -92,7 +93,7 @@ def not_reading_socket(guest: Guest, ws_path: str) -> ClientConnection:
 def test_a_client_that_does_not_read_is_closed_once_its_outbox_is_full(sqlite_url: str) -> None:
     limits = SocketLimits(outbox=8, per_second=100_000, burst=100_000, ping_seconds=None)
     app = create_app(sqlite_url, secret_key="s", bot_workers=1, socket_limits=limits)
-    with thread_server(app) as base:
+    with thread_server(app, keepalive=False) as base:
         guest = Guest(base)
         room = guest.new_room()
         # Errors are not coalesced: each bad message queues one answer the client never takes.
@@ -119,7 +120,7 @@ def test_a_client_that_does_not_read_is_closed_once_its_outbox_is_full(sqlite_ur
 def test_repeated_syncs_coalesce_while_the_client_is_not_reading(sqlite_url: str) -> None:
     limits = SocketLimits(outbox=8, per_second=100_000, burst=100_000, ping_seconds=None)
     app = create_app(sqlite_url, secret_key="s", bot_workers=1, socket_limits=limits)
-    with thread_server(app) as base:
+    with thread_server(app, keepalive=False) as base:
         guest = Guest(base)
         room = guest.new_room()
         sent = 5000
