@@ -79,13 +79,15 @@ def test_a_client_sending_too_fast_gets_rate_limited_then_a_close(sqlite_url: st
 
 
 def not_reading_socket(guest: Guest, ws_path: str) -> ClientConnection:
-    """A room socket over TCP with the smallest receive buffer and a one-message client queue,
-    so whatever the test does not read backs up into the server at once. No keepalive pings on
-    either side (the tests' servers are started with ``keepalive=False``): a pong waits behind
-    what the client does not read, and a slow run (past 40 s) saw the socket closed with 1011
-    "keepalive ping timeout" before the test was done."""
+    """A room socket over TCP with a small receive buffer and a one-message client queue, so
+    whatever the test does not read backs up into the server soon. Not the smallest buffer: a
+    1 KiB window made the server wait on TCP's zero-window probes, whose back-off reached
+    minutes (the coalescing test hung one run in six). No keepalive pings on either side (the
+    tests' servers run with ``keepalive=False``): a pong waits behind what the client does not
+    read, and a slow run (past 40 s) saw the socket closed with 1011 "keepalive ping timeout"
+    before the test was done."""
     sock = socket.socket()
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 65536)
     sock.connect(("127.0.0.1", int(guest.base.rsplit(":", 1)[1])))
     return guest.socket(ws_path, sock=sock, compression=None, max_queue=1, ping_interval=None)
 
@@ -123,7 +125,7 @@ def test_repeated_syncs_coalesce_while_the_client_is_not_reading(sqlite_url: str
     with thread_server(app, keepalive=False) as base:
         guest = Guest(base)
         room = guest.new_room()
-        sent = 5000
+        sent = 20_000
         with not_reading_socket(guest, room["ws"]) as ws:
             for _ in range(sent):
                 ws.send('{"type": "sync"}')
