@@ -161,7 +161,12 @@ def test_two_processes_racing_for_one_room_never_fork_it(site: Site) -> None:
     """The race forced: the owner's lease is deleted while it holds the room (as if it had
     stalled past its expiry), a second process loads the room, and the person's two tabs, one
     on each process, make the same move at once. One write of that seq wins; the other process
-    gives the room up (its socket is sent off to reconnect, 1012) and never forks the log."""
+    gives the room up (its socket is sent off to reconnect, 1012) and never forks the log.
+
+    Leases of 9 s here, renewed every 3 s: with the tests' 1.5 s ones the first process's
+    renewal (every 0.5 s) could find the second's lease before the moves were sent, and give
+    the room up before the race it is here to lose (a loaded run saw exactly that)."""
+    site.env["ASOBIBA_LEASE_SECONDS"] = "9"
     first, second = site.start(2)
     guest = Guest(first.base)
     room = guest.new_room()
