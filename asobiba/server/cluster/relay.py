@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Callable
 from typing import Any
 
+import orjson
 import redis.asyncio as redis
 from redis.exceptions import RedisError
 
@@ -63,7 +63,7 @@ class Relay:
 
     def push(self, process: str, message: dict[str, Any]) -> None:
         """Queue ``message`` for ``process``; never blocks."""
-        self._queue(self.channel(process), json.dumps(message, separators=(",", ":")))
+        self._queue(self.channel(process), orjson.dumps(message).decode())
 
     def announce_lobby(self) -> None:
         """Tell every process that the lobby changed."""
@@ -130,6 +130,6 @@ class Relay:
                 self._receive({"k": "lobby"})
             return
         try:
-            self._receive(json.loads(data))
+            self._receive(orjson.loads(data))
         except Exception:
             log.exception("relay: a message could not be handled")

@@ -49,6 +49,7 @@ from asobiba.server.sockets.messages import (
     ClientMessage,
     Pong,
     Sync,
+    encode,
     error_message,
     parse_client_message,
 )
@@ -183,7 +184,7 @@ class SocketConnection:
                     self.sync_queued = False
                 elif message["type"] == "ping":  # timed from the moment it goes out
                     message = {"type": "ping", "id": self.latency.ping()}
-                await self.websocket.send_json(message)
+                await self.websocket.send_text(encode(message))
         except (WebSocketDisconnect, WebSocketDisconnected):
             assert self._group is not None
             self._group.cancel_scope.cancel()  # the client is gone: stop reading too
@@ -298,7 +299,7 @@ async def _route(
             if refused is not None and refused["close"] != CLOSE_MOVED:
                 error = refused.get("error")
                 if error is not None:
-                    await websocket.send_json(error)
+                    await websocket.send_text(encode(error))
                 await websocket.close(code=refused["close"])
                 return
         if time.monotonic() > deadline:
@@ -326,5 +327,5 @@ async def _serve_here(
 
 
 async def _refuse(websocket: WebSocket, error: dict[str, Any], code: int) -> None:
-    await websocket.send_json(error)
+    await websocket.send_text(encode(error))
     await websocket.close(code=code)
