@@ -175,6 +175,7 @@ __all__ = [
     "revealed",
     "reveals",
     "reviews",
+    "slowest_of",
     "standin_seconds",
     "teaches",
 ]
@@ -189,6 +190,9 @@ class Game(Protocol[S]):
 
     Optional: ``pace(level) -> Pace | None``, how long that level's bot seems to take before
     its move shows (see ``pace_of``).
+
+    Optional: ``slowest(level) -> float | None``, that level's slowest decision measured on the
+    development machine, in seconds (see ``slowest_of``).
     """
 
     name: str
@@ -310,6 +314,21 @@ def pace_of(game: Game[Any], level: str) -> Pace | None:
     return value
 
 
+def slowest_of(game: Game[Any], level: str) -> float | None:
+    """The slowest decision of ``game``'s bot of ``level`` as measured on the development
+    machine (the game's optional ``slowest(level)``, e.g. its data file's ``[[pace]]``
+    ``slowest``), or None when the game does not say. The server asks a bot whose every
+    decision is known to be a few milliseconds at most in its event loop instead of a worker
+    process (``server/rooms/botpool.py``)."""
+    slowest = getattr(game, "slowest", None)
+    if not callable(slowest):
+        return None
+    value = slowest(level)
+    if value is not None and not isinstance(value, float):
+        raise TypeError(f"{game.name}.slowest({level!r}) returned {value!r}, not seconds")
+    return value
+
+
 @dataclass(frozen=True)
 class DesignedPace:
     """One bot level's pace as a game's data file designs it (``[[pace]]``)."""
@@ -377,6 +396,15 @@ def designed_pace(paces: Mapping[str, DesignedPace], level: str, game: str) -> P
     ``InvalidOptions``, as ``make_bot`` does."""
     try:
         return paces[level].pace
+    except KeyError:
+        raise InvalidOptions(f"unknown {game} bot level {level!r}; known: {list(paces)}") from None
+
+
+def designed_slowest(paces: Mapping[str, DesignedPace], level: str, game: str) -> float:
+    """``level``'s slowest measured decision from a game's ``paces_from``; an unknown level
+    raises ``InvalidOptions``."""
+    try:
+        return paces[level].slowest
     except KeyError:
         raise InvalidOptions(f"unknown {game} bot level {level!r}; known: {list(paces)}") from None
 

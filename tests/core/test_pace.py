@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from asobiba.core.bots import Pace
 from asobiba.core.errors import InvalidOptions
-from asobiba.core.game import DesignedPace, pace_of, pace_value, paces_from
+from asobiba.core.game import DesignedPace, pace_of, pace_value, paces_from, slowest_of
 from asobiba.games import engine_names, get_game
 
 PACE = Pace(floor=0.5, median=0.9, ceiling=2.0)
@@ -149,6 +149,39 @@ def test_every_engine_answers_pace_of_for_its_levels_and_refuses_others(game: st
         assert pace is None or isinstance(pace, Pace)
     with pytest.raises(InvalidOptions):
         pace_of(engine, "grandmaster")
+
+
+# --- slowest_of ------------------------------------------------------------------------------
+
+
+class _Timed(_Game):
+    def slowest(self, level: str) -> Any:
+        return {"quick": 0.001, "unsaid": None, "bad": "fast"}[level]
+
+
+def test_slowest_of_a_game_that_does_not_say_is_none() -> None:
+    assert slowest_of(_Game(), "any") is None  # type: ignore[arg-type]
+    assert slowest_of(_Timed(), "unsaid") is None  # type: ignore[arg-type]
+    assert slowest_of(_Timed(), "quick") == 0.001  # type: ignore[arg-type]
+
+
+def test_slowest_of_refuses_what_is_not_seconds() -> None:
+    with pytest.raises(TypeError):
+        slowest_of(_Timed(), "bad")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("game", engine_names())
+def test_every_paced_level_says_its_slowest_decision_below_its_floor(game: str) -> None:
+    """The floor of a level's pace lies above its slowest decision (``Pace``); a game with no
+    pace (a real-time game) need not say either."""
+    engine = get_game(game)
+    for level in engine.levels:
+        pace, slowest = pace_of(engine, level), slowest_of(engine, level)
+        if pace is not None:
+            assert slowest is not None and 0.0 < slowest < pace.floor
+    if slowest_of(engine, engine.levels[0]) is not None:
+        with pytest.raises(InvalidOptions):
+            slowest_of(engine, "grandmaster")
 
 
 # --- the data files' [[pace]] entries -------------------------------------------------------

@@ -25,6 +25,7 @@ from asobiba.core.game import (
     LessonVerdict,
     RecordField,
     designed_pace,
+    designed_slowest,
     pace_rows,
 )
 from asobiba.core.options import OptionSpec, resolve_options
@@ -124,6 +125,11 @@ class Mancala:
         ``[[pace]]``): the room shows its moves ``pace.draw(rng)`` seconds after asking it,
         never when its computation happens to finish, which could tell its cards."""
         return designed_pace(PACES, level, "mancala")
+
+    def slowest(self, level: str) -> float:
+        """This level's slowest decision measured on the development machine (data.toml
+        ``[[pace]]`` ``slowest``)."""
+        return designed_slowest(PACES, level, "mancala")
 
     def record_fields(self) -> list[RecordField]:
         return []  # wins, streaks and the best margin (common to every game) say it all

@@ -24,7 +24,14 @@ from typing import Any
 
 from asobiba.core.bots import Bot, Pace
 from asobiba.core.errors import IllegalAction, InvalidOptions
-from asobiba.core.game import DesignedValue, RecordField, RecordValue, designed_pace, pace_rows
+from asobiba.core.game import (
+    DesignedValue,
+    RecordField,
+    RecordValue,
+    designed_pace,
+    designed_slowest,
+    pace_rows,
+)
 from asobiba.core.options import OptionSpec, resolve_options
 from asobiba.core.rng import is_seed
 from asobiba.games.michikake.cards import is_card, is_two_sets, sort_cards
@@ -113,6 +120,11 @@ class Michikake:
         ``[[pace]]``): the room shows its moves ``pace.draw(rng)`` seconds after asking it,
         never when its computation happens to finish, which could tell its cards."""
         return designed_pace(PACES, level, "michikake")
+
+    def slowest(self, level: str) -> float:
+        """This level's slowest decision measured on the development machine (data.toml
+        ``[[pace]]`` ``slowest``)."""
+        return designed_slowest(PACES, level, "michikake")
 
     def make_bot(self, level: str, seed: int) -> Bot:
         from asobiba.games.michikake.bots import make_bot

@@ -21,7 +21,14 @@ from typing import Any
 
 from asobiba.core.bots import Bot, Pace
 from asobiba.core.errors import IllegalAction, InvalidOptions
-from asobiba.core.game import DesignedValue, RecordField, RecordValue, designed_pace, pace_rows
+from asobiba.core.game import (
+    DesignedValue,
+    RecordField,
+    RecordValue,
+    designed_pace,
+    designed_slowest,
+    pace_rows,
+)
 from asobiba.core.options import OptionSpec, resolve_options
 from asobiba.core.rng import deal_rng, is_seed
 from asobiba.games.momojan.cards import DECK, Card, is_card, is_peach, sort_cards
@@ -229,6 +236,11 @@ class Momojan:
         ``[[pace]]``): the room shows its moves ``pace.draw(rng)`` seconds after asking it,
         never when its computation happens to finish, which could tell its cards."""
         return designed_pace(PACES, level, "momojan")
+
+    def slowest(self, level: str) -> float:
+        """This level's slowest decision measured on the development machine (data.toml
+        ``[[pace]]`` ``slowest``)."""
+        return designed_slowest(PACES, level, "momojan")
 
     def designed_values(self) -> list[DesignedValue]:
         rows = [

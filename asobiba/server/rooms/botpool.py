@@ -1,5 +1,5 @@
 """Bot moves and hints are computed in worker processes, so a thinking engine never stalls the
-event loop."""
+event loop; only a level whose every decision is known to be quick is asked in the loop."""
 
 from __future__ import annotations
 
@@ -14,8 +14,16 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from asobiba.core.bots import Timed, decide
+from asobiba.core.game import slowest_of
 from asobiba.games import get_game
 from asobiba.server.analysis.hints import Hint, work_out
+
+INLINE_SECONDS = 0.002
+"""A level whose slowest measured decision (``core.game.slowest_of``) is at most this is asked
+in the event loop: its typical decision (Mancala's beginner: 0.05 ms) costs the loop less than
+handing it to a worker does (pickling, two pipes, the pool's threads waking and the loop's own
+wake-up), and its worst case holds the loop no longer than a garbage collection. Every other
+level, and any game that does not say, thinks in a worker."""
 
 
 def choose(
@@ -70,6 +78,7 @@ class BotPool:
     def __init__(self, workers: int) -> None:
         self._executor = worker_pool(workers)
         self._hints = worker_pool(1)
+        self._quick: dict[tuple[str, str], bool] = {}
 
     async def choose(
         self,
@@ -79,10 +88,20 @@ class BotPool:
         observation: dict[str, Any],
         legal: list[dict[str, Any]],
     ) -> Timed:
+        if self.quick(game, level):
+            return choose(game, level, seed, observation, legal)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
             self._executor, choose, game, level, seed, observation, legal
         )
+
+    def quick(self, game: str, level: str) -> bool:
+        """Whether ``game``'s bot of ``level`` is asked in the loop (``INLINE_SECONDS``)."""
+        key = game, level
+        if key not in self._quick:
+            slowest = slowest_of(get_game(game), level)
+            self._quick[key] = slowest is not None and slowest <= INLINE_SECONDS
+        return self._quick[key]
 
     async def hint(self, game: str, state: Any, seconds: float) -> Hint:
         """A hint, worked out by a worker like a bot's move (``hints.work_out``)."""
