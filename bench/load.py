@@ -3,8 +3,9 @@
 Starts ``asobiba serve`` on a free port with a fresh SQLite database in a temporary directory
 (or uses ``--url``), then keeps ``--games`` games going at once for ``--seconds``: each is a new
 guest who makes a room, connects its socket and plays a random legal move the moment it is their
-turn (``--pace S``: S seconds after it, as a person would); a finished game is replaced by a new
-one. Bounded in count and time, loopback only.
+turn (``--pace S``: S seconds after it, as a person would, and the games then start at random
+moments over the first S seconds); a finished game is replaced by a new one. Bounded in count
+and time, loopback only.
 
 ``--processes N`` measures a site of 1, then 2, ... N processes on one PostgreSQL database (a
 fresh one on 127.0.0.1:5432, dropped afterwards) and the Redis on 127.0.0.1:6379 (keys under a
@@ -201,6 +202,8 @@ def new_room(base: str, level: str) -> tuple[urllib.request.OpenerDirector, str,
 async def play(
     bases: list[str], level: str, until: float, rng: random.Random, tally: Tally, pace: float
 ) -> None:
+    if pace:  # people arrive over the first move's time, not all in one millisecond
+        await asyncio.sleep(rng.uniform(0.0, pace))
     while time.monotonic() < until:
         try:
             base = rng.choice(bases)
