@@ -75,6 +75,7 @@ def create_app(
                     await sweeper
         await app.state.reviewer.close()
         pool.close()
+        store.close()
         engine.dispose()
 
     app = FastAPI(

@@ -8,11 +8,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from sqlalchemy import select
 
 from asobiba.core.options import rule_key
 from asobiba.games import get_game
 from asobiba.server.store.db import make_engine, migrate, session_factory
-from asobiba.server.store.store import Store
+from asobiba.server.store.store import PLAYERS, Store
 
 OPTIONS = get_game("mancala").resolve_options({})
 ME = "2f1c0d5e-0b7a-4c59-9a57-8f0e8a7b1c11"
@@ -58,3 +59,19 @@ def test_only_the_guests_own_oldest_games_nobody_is_at_are_ended(store: Store) -
 
     assert store.abandon_oldest(OTHERS[1], keep=1, busy=set()) == [f"other1-{n}" for n in range(4)]
     assert store.abandon_oldest(OTHERS[0], keep=5, busy=set()) == []
+
+
+def test_arriving_knows_the_guest_once_and_lists_their_unfinished_games_newest_first(
+    store: Store,
+) -> None:
+    """``Store.arrive``: a new game's first question, which decides whether any must end."""
+    assert store.arrive(ME) == [], "a new guest holds nothing"
+    assert store.arrive(ME) == [], "known already: arriving again adds no second row"
+    with store.engine.connect() as connection:
+        rows = connection.execute(select(PLAYERS.c.id).where(PLAYERS.c.id == ME)).all()
+    assert len(rows) == 1, "the guest is known"
+    for n in range(3):
+        room(store, f"mine{n}", [{"bot": "beginner"}, {"player": ME}])
+    room(store, "other", [{"player": OTHERS[0], "name": ME[:16]}, {"bot": "casual"}])
+    store.abandon_oldest(ME, keep=2, busy=set())
+    assert store.arrive(ME) == ["mine2", "mine1"], "unfinished only, newest first, only mine"

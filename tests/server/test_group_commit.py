@@ -5,6 +5,7 @@ and PostgreSQL."""
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -31,6 +32,7 @@ def store(request: pytest.FixtureRequest) -> Iterator[Store]:
     store = Store(session_factory(engine))
     store.ensure_player(GUEST)
     yield store
+    store.close()
     engine.dispose()
 
 
@@ -153,11 +155,13 @@ def test_a_waiter_cancelled_mid_write_leaves_its_event_and_the_others_written(
     assert counts == [2, 1, 1]
 
 
-def test_events_after_the_executor_shut_down_fail_and_write_nothing(store: Store) -> None:
+def test_events_after_the_writer_shut_down_fail_and_write_nothing(store: Store) -> None:
+    """At shut-down: the store's own writer (SQLite) or the loop's executor (PostgreSQL)."""
     ids = rooms(store, 2)
 
     async def scenario() -> list[BaseException | None]:
         await store.append(move(ids[0], 1))
+        store.close()
         await asyncio.get_running_loop().shutdown_default_executor()
         answers = await asyncio.gather(
             store.append(move(ids[1], 1)), store.append(move(ids[0], 2)), return_exceptions=True
@@ -172,3 +176,31 @@ def test_events_after_the_executor_shut_down_fail_and_write_nothing(store: Store
         assert stored is not None
         counts.append(len(stored.events))
     assert counts == [1, 0]
+
+
+def test_new_games_and_events_written_at_once_all_land(store: Store) -> None:
+    """Guests starting games while other rooms' moves are logged, all at once: every row lands;
+    on SQLite one writer thread does them all, so no transaction polls for SQLite's lock."""
+    ids = rooms(store, 20)
+    threads: set[int] = set()
+
+    def start(n: int) -> list[str]:
+        threads.add(threading.get_ident())
+        held = store.arrive(f"new-{n}")
+        seats = [{"player": f"new-{n}"}, {"bot": "beginner"}]
+        store.create_room(f"new{n:03d}", "mancala", OPTIONS, rule_key(OPTIONS), n, seats)
+        return held
+
+    async def scenario() -> list[list[str]]:
+        starts = [store.writing(start, n) for n in range(30)]
+        moves = [store.append(move(room_id, 1)) for room_id in ids]
+        held = await asyncio.gather(*starts, *moves)
+        return [h for h in held if h is not None]
+
+    assert asyncio.run(scenario()) == [[]] * 30, "new guests hold no games"
+    for room_id in ids:
+        stored = store.load_room(room_id)
+        assert stored is not None and len(stored.events) == 1
+    assert all(store.arrive(f"new-{n}") == [f"new{n:03d}"] for n in range(30))
+    if store.engine.dialect.name == "sqlite":
+        assert len(threads) == 1, "one writer"

@@ -141,9 +141,7 @@ async def _spend(request: Request, person: str) -> Hub:
     beyond what they may hold; the hub to create it in."""
     _spend_a_room(request, person)
     hub: Hub = request.app.state.hub
-    await asyncio.to_thread(hub.store.ensure_player, person)
-    keep = request.app.state.guest_limits.unfinished - 1
-    await hub.abandon_oldest(person, keep)
+    await hub.make_room_for(person, request.app.state.guest_limits.unfinished - 1)
     return hub
 
 
