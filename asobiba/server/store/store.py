@@ -246,8 +246,9 @@ class GroupCommit:
     transaction); events that arrive meanwhile wait for the next batch. When a batch is
     committed every event's future is resolved; an event that could not be written (its batch
     failed, then it failed alone) gets its own error. No task is involved: the write runs in the
-    loop's default executor and reports back by a callback, so cancelling a waiter (its socket
-    closed) can neither cancel the write nor leave other waiters unanswered."""
+    executor given (the store's SQLite writer) or the loop's, and reports back by a callback,
+    so cancelling a waiter (its socket closed) can neither cancel the write nor leave other
+    waiters unanswered."""
 
     def __init__(
         self,
@@ -279,7 +280,7 @@ class GroupCommit:
             written = loop.run_in_executor(
                 self._executor, self._write, [event for event, _ in batch]
             )
-        except RuntimeError as error:  # the loop's executor is shut down: nothing was written
+        except RuntimeError as error:  # the executor is shut down: nothing was written
             for _, future in batch:
                 if not future.done():
                     future.set_exception(error)
@@ -337,11 +338,9 @@ class Store:
             self.writer.shutdown()
 
     def ensure_player(self, player_id: str) -> None:
-        """Know the guest (every new game asks: one indexed read, no ORM objects)."""
+        """Know the guest (one indexed read, no ORM objects)."""
         with self.engine.begin() as connection:
-            known = connection.execute(select(PLAYERS.c.id).where(PLAYERS.c.id == player_id))
-            if known.first() is None:
-                connection.execute(insert(PLAYERS).values(id=player_id, created_at=now()))
+            _know(connection, player_id)
 
     def arrive(self, player_id: str) -> list[str]:
         """Know the guest and return the ids of their unfinished games, newest first: what
@@ -350,9 +349,7 @@ class Store:
         rooms are not looked for: at a thousand unfinished rooms, that look cost more than the
         rest of the transaction."""
         with self.engine.begin() as connection:
-            known = connection.execute(select(PLAYERS.c.id).where(PLAYERS.c.id == player_id))
-            if known.first() is None:
-                connection.execute(insert(PLAYERS).values(id=player_id, created_at=now()))
+            if not _know(connection, player_id):
                 return []
             return [room_id for room_id, _ in _unfinished_of(connection, player_id)]
 
@@ -704,6 +701,15 @@ class Store:
                 )
                 for row in mine
             ]
+
+
+def _know(connection: Connection, player_id: str) -> bool:
+    """Add the guest unless known; whether they were known."""
+    known = connection.execute(select(PLAYERS.c.id).where(PLAYERS.c.id == player_id))
+    if known.first() is not None:
+        return True
+    connection.execute(insert(PLAYERS).values(id=player_id, created_at=now()))
+    return False
 
 
 def _unfinished_of(connection: Connection, player_id: str) -> list[tuple[str, Any]]:
