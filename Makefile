@@ -25,14 +25,22 @@ $(VENV)/.installed-test: pyproject.toml $(KERNEL_SRC) | $(BIN)/python
 run: $(VENV)/.installed
 	$(BIN)/asobiba serve --host $(HOST) --port $(PORT)
 
-# Debian's Chromium drives tests/e2e (Playwright's own browser download cannot work here).
-# Installed when missing and we may; without it the e2e tests skip, except under CI=true.
+# Debian's Chromium drives tests/e2e (Playwright's own browser download cannot work here), with
+# the fonts people's phones and desktops have: a Japanese font and a colour emoji font, so pages
+# are laid out in the tests as people see them. Installed when missing and we may; without the
+# browser the e2e tests skip, except under CI=true.
+BROWSER_PACKAGES := chromium fonts-noto-cjk fonts-noto-color-emoji
 browser:
-	@command -v chromium >/dev/null || [ "$$(id -u)" != 0 ] || \
-	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
+	@dpkg -s $(BROWSER_PACKAGES) >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(BROWSER_PACKAGES))
 
+# The suite runs in parallel (pytest-xdist, a file to a worker: most tests wait on real servers,
+# processes and the browser, not on the CPU), then the few that measure time to the millisecond
+# run alone, where no other worker can delay them.
+TEST_WORKERS ?= 3
 test: lint browser
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile -m "not serial"
+	$(BIN)/python -m pytest -q -m serial
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check asobiba tests bench

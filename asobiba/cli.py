@@ -1,4 +1,5 @@
-"""The ``asobiba`` command: ``serve`` the site, run an ``arena`` between bot levels."""
+"""The ``asobiba`` command: ``serve`` the site, ``check`` its settings and services, run an
+``arena`` between bot levels."""
 
 from __future__ import annotations
 
@@ -18,6 +19,11 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="SQLAlchemy URL; default: an SQLite file in the user's data directory",
     )
+
+    check = commands.add_parser(
+        "check", help="print the settings in force and whether the database and Redis answer"
+    )
+    check.add_argument("--database-url", default=None, help="as for serve")
 
     arena = commands.add_parser("arena", help="round robin between bot levels")
     arena.add_argument("game")
@@ -41,13 +47,35 @@ def main(argv: list[str] | None = None) -> int:
 
     args = parser.parse_args(argv)
     if args.command == "serve":
+        from asobiba.server.logs import Misconfigured, configure
         from asobiba.server.main import serve as run_server
 
-        run_server(host=args.host, port=args.port, database_url=args.database_url)
+        try:
+            configure()
+            run_server(host=args.host, port=args.port, database_url=args.database_url)
+        except Misconfigured as problem:
+            refuse(str(problem))
+            return 2
         return 0
+    if args.command == "check":
+        from asobiba.server.check import run_check
+
+        return run_check(args.database_url)
     from asobiba.core.arena import run_cli
 
     return run_cli(args)
+
+
+def refuse(problem: str) -> None:
+    """Say why the process will not start, in one line (a JSON line where logs are JSON)."""
+    import logging
+
+    from asobiba.server import logs
+
+    if logs.configured_format() == "json":
+        logging.getLogger("asobiba").error("asobiba: refusing to start: %s", problem)
+    else:
+        print(f"asobiba: refusing to start: {problem}", file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":

@@ -150,7 +150,7 @@ OUTER = (
     "(asobiba/cli.py)",
     "(asobiba/server/main.py)",
     "(asobiba/server/http/middleware.py)",
-    "GuestId.__call__ (asobiba/server/http/identity.py)",
+    "Identify.__call__ (asobiba/server/http/identity.py)",
 )
 """asobiba's frames that every request or socket runs under: left out of the cumulative table."""
 

@@ -19,21 +19,29 @@ import argparse
 import random
 import statistics
 import time
+from collections import Counter
 
 from asobiba.games import get_game
 from asobiba.games.momojan import DECK, complete, waits
 from asobiba.games.momojan import hand as hand_module
-from asobiba.games.momojan.bots import _splits, make_bot, shanten
+from asobiba.games.momojan.bot_levels import make_bot
+from asobiba.games.momojan.bots import _splits, shanten
 
 GAME = get_game("momojan")
 ROUNDS = 3
+
+
+OPEN_SETS = (("dog", "dog", "dog"), ("S1", "S2", "S3"))
+"""The open sets beside the random hands (``waits`` asks which cards they hold)."""
+REST = sorted((Counter(DECK) - Counter(card for s in OPEN_SETS for card in s)).elements())
+"""The deck less those sets' cards: the random hands are dealt from it."""
 
 
 def hands(count: int, rng: random.Random) -> list[tuple[list[str], str, int]]:
     out = []
     for k in range(count):
         size, opened = (7, 1) if k % 2 == 0 else (4, 2)
-        cards = rng.sample(DECK, size + 1)
+        cards = rng.sample(REST, size + 1)
         out.append((cards[:size], cards[size], opened))
     return out
 
@@ -52,7 +60,7 @@ def hand_evaluations(count: int, seed: int) -> tuple[float, float]:
         started = time.perf_counter()
         for cards, drawn, opened in sample:
             complete([*cards, drawn], opened)
-            waits(cards, opened)
+            waits(cards, OPEN_SETS[:opened])
         engine.append(count / (time.perf_counter() - started))
         clear_caches()
         started = time.perf_counter()

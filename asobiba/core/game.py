@@ -13,6 +13,7 @@ from typing import Any, Protocol, TypeVar
 from asobiba.core.bots import Bot, Pace
 from asobiba.core.errors import GameError, IllegalAction, InvalidOptions
 from asobiba.core.options import OptionSpec
+from asobiba.core.ratings import Anchor, Ladder, anchors
 
 Action = dict[str, Any]
 """A JSON-safe move, e.g. ``{"pit": 2}``."""
@@ -98,6 +99,37 @@ def grade(grades: tuple[Grade, ...], loss: float) -> str:
 
 
 @dataclass(frozen=True)
+class Covered:
+    """A part of a game's rulebook that a lesson teaches: a section or a worked example."""
+
+    id: str
+    """The part's short id in the game's list of its rulebook's parts."""
+    title: dict[str, str]
+    """``{"ja", "en"}``: how the lesson page names it ("Calling", "Example: Moko 2, Paka 5")."""
+
+
+@dataclass(frozen=True)
+class DemoFrame:
+    """One moment of a worked example played out: the table as the learner's seat sees it."""
+
+    view: Observation
+    """``observe(state, seat)`` of the engine's state at that moment."""
+    note: dict[str, str] | None = None
+    """``{"ja", "en"}``: what to see in it (the count of the cards showing), or None."""
+
+
+@dataclass(frozen=True)
+class Demo:
+    """A worked example of the rulebook played out move by move on the real table, by the
+    engine (the lesson page plays, pauses and steps back through its frames)."""
+
+    title: dict[str, str]
+    frames: tuple[DemoFrame, ...]
+    seat: int | None = None
+    """The seat drawn as the viewer's (None: a spectator's view)."""
+
+
+@dataclass(frozen=True)
 class Lesson:
     """A position to solve on the real board, with what it teaches (``/learn/<game>``)."""
 
@@ -113,6 +145,12 @@ class Lesson:
     view: Observation
     """The position, as ``observe(state, seat)``."""
     legal: list[Action]
+    """The learner's moves there. A game may add moves of its lessons only (Mokochaka's
+    ``{"wait": true}``: let a call window run without grabbing); they are its to judge."""
+    covers: tuple[Covered, ...] = ()
+    """The rulebook's sections and worked examples the lesson teaches (none: not listed)."""
+    demo: Demo | None = None
+    """A worked example to watch before the task, or None."""
 
 
 @dataclass(frozen=True)
@@ -128,6 +166,45 @@ class LessonVerdict:
     """The position after the moves (after the refused one too, to show what it did)."""
     legal: list[Action]
     """The learner's moves now: empty unless ``status`` is "continue"."""
+
+
+@dataclass(frozen=True)
+class DrillPrompt:
+    """One question of a game's trainer (``drills``): a position shown to the learner, who
+    answers with one of ``legal`` within ``limit`` seconds."""
+
+    view: Observation
+    """What the learner sees (JSON-safe; never the answer)."""
+    legal: list[Action]
+    limit: float
+    """Seconds the learner has, timed by the server (``server/sockets/trainer_socket.py``)."""
+    pause: float
+    """Seconds between the previous verdict and this prompt (drawn by the game from the
+    session's seed, so the learner cannot anticipate it)."""
+
+
+@dataclass(frozen=True)
+class DrillVerdict:
+    """The game's judgement of one answer in a trainer session."""
+
+    right: bool
+    kind: str
+    """The kind of question, one of ``drill_kinds()``: the trainer scores each kind apart."""
+    correct: list[Action]
+    """Every right answer."""
+    feedback: dict[str, str]
+    """``{"ja", "en"}``: one line on why."""
+
+
+@dataclass(frozen=True)
+class DrillAnswer:
+    """One question of a finished trainer session as the server measured it."""
+
+    prompt: DrillPrompt
+    verdict: DrillVerdict
+    seconds: float | None
+    """From the prompt's arrival at the learner to the answer leaving them, as the server
+    measured it; None when no answer came in time."""
 
 
 @dataclass(frozen=True)
@@ -152,8 +229,14 @@ __all__ = [
     "GRADE_KEYS",
     "Action",
     "Analysis",
+    "Covered",
+    "Demo",
+    "DemoFrame",
     "DesignedPace",
     "DesignedValue",
+    "DrillAnswer",
+    "DrillPrompt",
+    "DrillVerdict",
     "Game",
     "GameError",
     "Grade",
@@ -167,11 +250,18 @@ __all__ = [
     "RecordField",
     "RecordValue",
     "analyses",
+    "automatic",
+    "drills",
+    "first_state",
     "grade",
     "grades_of",
     "pace_of",
     "pace_value",
     "paces_from",
+    "rating_anchors",
+    "rating_families",
+    "rating_family",
+    "rating_key",
     "revealed",
     "reveals",
     "reviews",
@@ -193,6 +283,10 @@ class Game(Protocol[S]):
 
     Optional: ``slowest(level) -> float | None``, that level's slowest decision measured on the
     development machine, in seconds (see ``slowest_of``).
+
+    Optional: ``rating_family(options, seats) -> str``, the rule family a game is rated in, and
+    ``rating_ladders() -> Mapping[str, Ladder]``, every family the game rates with its bot
+    levels' arena ladder (see ``rating_key``, ``rating_families``, ``rating_anchors``).
     """
 
     name: str
@@ -270,6 +364,20 @@ def teaches(game: Game[Any]) -> bool:
     )
 
 
+def drills(game: Game[Any]) -> bool:
+    """True when ``game`` has a trainer (``/learn/<game>/trainer``): ``drill(seed) ->
+    list[DrillPrompt]`` (a whole session, drawn from ``seed``), ``judge_drill(prompt, action,
+    seconds) -> DrillVerdict`` (``action`` None: no answer in time; raises ``IllegalAction``
+    for an answer not in ``prompt.legal``), ``drill_kinds() -> {kind: {"ja", "en"}}`` and
+    ``drill_summary(answers: list[DrillAnswer]) -> dict`` (JSON-safe: at least ``kinds``, one
+    ``{"kind", "tries", "right", "accuracy", "seconds"}`` per kind asked, and the same figures
+    for the whole session; ``seconds`` is the mean of the right answers' times or None)."""
+    return all(
+        callable(getattr(game, name, None))
+        for name in ("drill", "judge_drill", "drill_kinds", "drill_summary")
+    )
+
+
 STANDIN_SECONDS = 30.0
 """How long a turn game waits for an absent person before a stand-in plays for them."""
 
@@ -279,6 +387,32 @@ def standin_seconds(game: Game[Any]) -> float:
     game's optional ``standin_seconds`` (a speed game cannot wait as long), else
     ``STANDIN_SECONDS``."""
     return float(getattr(game, "standin_seconds", STANDIN_SECONDS))
+
+
+def first_state(game: Game[S], options: Mapping[str, Any], seats: int, seed: int, people: int) -> S:
+    """The first state of a game at which ``people`` of the ``seats`` are persons (the rest
+    bots): the game's optional ``new_table(options, seats, seed, people)``, else its
+    ``new_state``. A game whose timed waits would show a person's hidden cards by ending early
+    (MICHIKAKE's claim windows, when a seat that cannot claim is never asked) keeps them their
+    full length between people."""
+    new_table = getattr(game, "new_table", None)
+    if callable(new_table):
+        state: S = new_table(options, seats, seed, people)
+        return state
+    return game.new_state(options, seats, seed)
+
+
+def automatic(game: Game[S], state: S, seat: int) -> Action | None:
+    """The action ``seat`` gives in ``state`` without being asked: the game's optional
+    ``automatic(state, seat) -> Action | None`` (an answer that carries no choice, such as a
+    pass in a claim window the seat cannot use), else None. The room plays it at once for a
+    person's seat and shows them no control for it; a bot still answers at its pace, so the
+    time its answer takes never shows that it had no choice."""
+    hook = getattr(game, "automatic", None)
+    if not callable(hook):
+        return None
+    action: Action | None = hook(state, seat)
+    return action
 
 
 def reveals(game: Game[Any]) -> bool:
@@ -435,3 +569,35 @@ def pace_value(level_name: Mapping[str, str], designed: DesignedPace) -> Designe
         source=designed.source,
         reason=dict(designed.reason),
     )
+
+
+def rating_family(game: Game[Any], options: Mapping[str, Any], seats: int) -> str:
+    """The rule family a game of ``game`` under ``options`` at ``seats`` seats is rated in: the
+    game's optional ``rating_family(options, seats)`` (Mancala's variant, MICHIKAKE's number of
+    players), else the number of players (``"3p"``): people are compared only with people who
+    played the same kind of game."""
+    hook = getattr(game, "rating_family", None)
+    return str(hook(options, seats)) if callable(hook) else f"{seats}p"
+
+
+def rating_key(game: Game[Any], options: Mapping[str, Any], seats: int) -> str:
+    """The ratings such a game changes: ``"<game>/<family>"`` (``rating_family``)."""
+    return f"{game.name}/{rating_family(game, options, seats)}"
+
+
+def rating_families(game: Game[Any]) -> list[str]:
+    """Every rule family ``game`` rates (its leaderboards): the keys of its optional
+    ``rating_ladders()``, else one per number of players from two."""
+    ladders = getattr(game, "rating_ladders", None)
+    if callable(ladders):
+        return list(ladders())
+    return [f"{seats}p" for seats in range(max(2, game.min_seats), game.max_seats + 1)]
+
+
+def rating_anchors(game: Game[Any], family: str) -> dict[str, Anchor]:
+    """The fixed rating of each bot level of ``game`` in ``family`` (``core.ratings.anchors``
+    of the game's ladder); empty for a game or family without a ladder, whose games against
+    bots are then not rated."""
+    ladders = getattr(game, "rating_ladders", None)
+    ladder: Ladder | None = ladders().get(family) if callable(ladders) else None
+    return {} if ladder is None else anchors(ladder)

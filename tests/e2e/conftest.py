@@ -37,7 +37,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.e2e)
 
 
-ROOM_LIMITS = ("ROOMS_BURST", "ADDRESS_BURST", "UNFINISHED")
+ROOM_LIMITS = (
+    "ROOMS_BURST",
+    "ADDRESS_BURST",
+    "UNFINISHED",
+    "COMMANDS_ADDRESS_BURST",
+    "LOBBY_SOCKETS_PER_ADDRESS",
+)
 
 
 @contextlib.contextmanager
@@ -47,9 +53,10 @@ def serve(data: Path, env_extra: dict[str, str] | None = None) -> Iterator[str]:
     port = free_port()
     env = {**os.environ, "ASOBIBA_DATA_DIR": str(data), "SECRET_KEY": "e2e-secret"}
     # One browser on one address starts every test's games: the flood limits are tested in
-    # tests/server/test_guest_limits.py, not here.
+    # tests/server/test_guest_limits.py and test_table_limits.py, not here.
     env.update({f"ASOBIBA_LIMIT_{name}": "100000" for name in ROOM_LIMITS})
     env.pop("DATABASE_URL", None)
+    env["ASOBIBA_LOG_FORMAT"] = "text"  # read by people when a test fails
     env.update(env_extra or {})
     log = (data / "server.log").open("w")
     server = subprocess.Popen(
@@ -142,7 +149,9 @@ def new_page(browser: Any, site: str) -> Iterator[Any]:
         context.add_cookies([{"name": "lang", "value": lang, "url": base}])
         contexts.append(context)
         page = context.new_page()
-        page.set_default_timeout(30_000)  # a ceiling for a busy 2-core machine, not a timing test
+        # A ceiling for a busy 2-core machine, not a timing test: the Mancala analysis pages
+        # (lessons, review) met 30 s with three test workers and other work beside them.
+        page.set_default_timeout(90_000)
         page.on("pageerror", lambda error: errors.append(f"pageerror: {error}"))
         page.on(
             "console",

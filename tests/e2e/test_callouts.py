@@ -21,10 +21,10 @@ CALLOUT_LIFETIME = """async () => {
   const move = (seat, pit, path, extra) =>
     ({ seat, pit, path, extra_turn: extra, captured: 0, capture_from: null });
   board.show({ pits: [[4, 4, 4, 4, 4, 4], [4, 4, 4, 4, 4, 4]], stores: [0, 0], last: null });
-  // The computer (seat 1) sows its third pit into its store: another turn.
+  // The computer (seat 1, "CPU 2") sows its third pit into its store: another turn.
   await board.play({ pits: [[4, 4, 4, 4, 4, 4], [4, 4, 0, 5, 5, 5]], stores: [0, 1],
                      last: move(1, 2, [[1, 3], [1, 4], [1, 5], [1, 6]], true) },
-                   { whose: 'computer' });
+                   { whose: 'CPU 2' });
   const callout = root.querySelector('.mb-callout');
   const said = callout?.textContent;
   const hit = (a, b) =>
@@ -34,7 +34,7 @@ CALLOUT_LIFETIME = """async () => {
   // Its next move starts: the call-out of the move before is gone at once.
   const next = board.play({ pits: [[4, 4, 4, 4, 4, 4], [0, 5, 1, 6, 6, 5]], stores: [0, 1],
                             last: move(1, 0, [[1, 1], [1, 2], [1, 3], [1, 4]], false) },
-                          { whose: 'computer' });
+                          { whose: 'CPU 2' });
   const during = root.querySelectorAll('.mb-callout').length;
   await next;
   return { said, covers, during, after: root.querySelectorAll('.mb-callout').length };
@@ -46,7 +46,7 @@ def test_a_callout_belongs_to_one_move_and_says_whose(new_page: Any, lang: str) 
     page = new_page(lang=lang)
     page.goto("/")
     result = page.evaluate(CALLOUT_LIFETIME)
-    assert result["said"] == strings(lang)["call.extra.computer"]
+    assert result["said"] == strings(lang)["call.extra.seat"].replace("{name}", "CPU 2")
     assert result["covers"] == 0, "a call-out hides no count"
     assert result["during"] == 0 and result["after"] == 0
 

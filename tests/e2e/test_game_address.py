@@ -75,9 +75,11 @@ def test_another_guest_at_the_address_watches_and_cannot_act(new_page: Any) -> N
         "() => document.querySelector('#turn').dataset.turn === 'bottom'", timeout=20_000
     )
     assert counts(watcher) == position, "the spectator sees the same board"
-    assert watcher.text_content("#name-you") == EN["play.player"]
-    assert watcher.text_content("#name-them") == "Computer (Beginner)"
-    assert watcher.text_content("#turn-text") == "Player to move"
+    # One name per seat for every viewer (issue 31, point 11): the person at seat 1, the
+    # computer at seat 2.
+    assert watcher.text_content("#name-you") == EN["seat.player"].replace("{n}", "1")
+    assert watcher.text_content("#name-them") == "CPU 2 (Beginner)"
+    assert watcher.text_content("#turn-text") == "Player 1 to move"
     assert watcher.locator("button.mb-hit--pit[data-legal]").count() == 0
     assert watcher.locator("#new-game").count() == 0
     watcher.keyboard.press("2")

@@ -49,6 +49,7 @@ def test_no_page_is_wider_than_a_phone(
             ("/games/mancala/rules", "#designed-heading"),
             ("/records", ".stored-games"),
             ("/records/mancala", ".unfinished-games"),
+            ("/account", "#keep-form"),
             (played["replay"], "#replay:not([hidden])"),
             ("/no/such/page", ".message-page"),
             ("/replay/0123456789abcdef", ".message-page"),
@@ -128,3 +129,33 @@ def test_the_replay_controls_are_above_the_fold(new_page: Any, played: dict[str,
         ".getBoundingClientRect().bottom)"
     )
     assert max(bottoms) <= 900, bottoms
+
+
+# A notice from the site's toast module, and the boxes of the notice and the site's header.
+NOTICE = """async (message) => {
+  const site = document.querySelector('script[src*="/static/js/site.js"]').src;
+  const { toast } = await import(site.replace('/site.js', '/toast.js'));
+  toast(message, { kind: 'error', timeout: 60000 });
+  const node = document.querySelector('.toast');
+  return {toast: node.getBoundingClientRect().toJSON(),
+          header: document.querySelector('.site-header').getBoundingClientRect().toJSON(),
+          taps: getComputedStyle(node).pointerEvents};
+}"""
+
+
+@pytest.mark.parametrize(
+    "path", ["/games/mancala", "/games/momojan", "/games/michikake", "/tables"]
+)
+def test_notices_keep_to_the_headers_band(new_page: Any, path: str) -> None:
+    """Issue 31: a notice at the foot of the screen lay over a game's controls and took their
+    taps. On every page it lies within the site's sticky header (the band kept for notices, so it
+    covers nothing of the page) and lets taps through, on a phone with a long message too."""
+    page = new_page(lang="ja", **PHONE, is_mobile=True, has_touch=True)
+    page.goto(path)
+    page.wait_for_selector("h1")
+    page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+    laid = page.evaluate(NOTICE, "ネットワークにつながりません。もう一度お試しください。" * 2)
+    box, band = laid["toast"], laid["header"]
+    assert box["height"] > 0, laid
+    assert box["top"] >= band["top"] - 1 and box["bottom"] <= band["bottom"] + 1, laid
+    assert laid["taps"] == "none", laid

@@ -24,7 +24,10 @@ PHONE = {"width": 390, "height": 844}
 
 @pytest.fixture(scope="module")
 def lobby_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with serve(tmp_path_factory.mktemp("lobby-site")) as base:
+    """The lobby's own site; a game pauses 1 s after its last person left (10 s by default),
+    so a game nobody is at leaves the games being played soon."""
+    pause = {"ASOBIBA_LIMIT_PAUSE_SECONDS": "1"}
+    with serve(tmp_path_factory.mktemp("lobby-site"), pause) as base:
         yield base
 
 
@@ -129,6 +132,45 @@ def test_a_table_appears_live_is_joined_and_moves_to_the_games_being_played(
     assert playing.locator(".lobby-names").text_content() == "At the table: Hanako <b>, Taro"
     watch = playing.get_by_role("link", name="Watch Hanako <b>'s Mancala game")
     assert watch.get_attribute("href") == f"/games/mancala/{room_id}"
+
+
+def test_a_game_both_friends_left_leaves_the_games_being_played_until_one_is_back(
+    new_page: Any, lobby_site: str
+) -> None:
+    """Issue 31, point 10: two friends at a table both close their pages; a third guest's lobby
+    sees the game leave the games being played, live, and come back when one of them
+    returns."""
+    watcher = open_lobby(new_page, lobby_site)
+    aki = new_page(lang="en", site_url=lobby_site)
+    aki.goto("/")
+    name_guest(aki, "Aki")
+    room = set_table(aki)
+    room_id, url = room["room_id"], f"/games/mancala/{room['room_id']}"
+    bea = new_page(lang="en", site_url=lobby_site)
+    bea.goto("/")
+    name_guest(bea, "Bea")
+    status = bea.evaluate(
+        """async (id) => (await fetch(`/api/rooms/${id}/join`, {method: 'POST',
+            headers: {'Content-Type': 'application/json'}, body: '{}'})).status""",
+        room_id,
+    )
+    assert status == 200
+    for page in (aki, bea):
+        page.goto(url)
+    playing = row(watcher, "playing", room_id)
+    playing.wait_for()
+    assert playing.locator(".lobby-names").text_content() == "At the table: Aki, Bea"
+
+    context = bea.context
+    aki.close()
+    bea.close()
+    playing.wait_for(state="detached")
+    assert row(watcher, "waiting", room_id).count() == 0
+
+    back = context.new_page()
+    back.goto(url)
+    playing.wait_for()
+    back.close()
 
 
 def test_the_code_box_leads_to_a_table_by_its_code(

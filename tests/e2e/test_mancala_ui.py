@@ -153,7 +153,8 @@ def test_kalah_against_the_beginner_in_english_moving_second(new_page: Any) -> N
     assert page.text_content("#rule-chip") == (
         "Kalah · Stones per pit: 4 · Standard capture · Leftover stones count"
     )
-    assert page.text_content("#name-them") == "Computer (Beginner)"
+    # One name per seat (issue 31, point 11): the computer moving first sits at seat 1, "CPU 1".
+    assert page.text_content("#name-them") == "CPU 1 (Beginner)"
     play_to_the_end(page)
     assert page.text_content("#result-title") in {
         EN["result.win"],
@@ -177,7 +178,7 @@ def test_kalah_against_the_beginner_in_english_moving_second(new_page: Any) -> N
     assert page.text_content("#replay-meta").endswith(" · You moved second")
     page.click("#next")
     page.wait_for_function("() => !document.querySelector('.is-animating')")
-    assert page.text_content("#move-text").startswith("Computer (Beginner): pit ")
+    assert page.text_content("#move-text").startswith("CPU 1: pit ")
     page.click("#last")
     assert page.locator("#next").is_disabled()
 

@@ -434,3 +434,118 @@ CONTRAST = """(selector) => {
   const [a, b] = [lum(rgb(style.color)), lum(rgb(style.backgroundColor))].sort((x, y) => y - x);
   return (a + 0.05) / (b + 0.05);
 }"""
+
+
+# Everything a call needs, as the page shows it: each pile, each key of the call pad and the Call
+# button lies inside the window below the site's sticky header, and is what is on top at its
+# centre (nothing docked or fixed covers it). Returns the ones that are not, with their boxes.
+OUT_OF_SIGHT = """() => {
+  const header = document.querySelector('.site-header').getBoundingClientRect().bottom;
+  const nodes = [...document.querySelectorAll('.mk-pile, #pad button')];
+  const out = [];
+  for (const node of nodes) {
+    const box = node.getBoundingClientRect();
+    const inside = box.top >= header - 1 && box.bottom <= innerHeight + 1
+      && box.left >= -1 && box.right <= innerWidth + 1;
+    const top = document.elementFromPoint((box.left + box.right) / 2, (box.top + box.bottom) / 2);
+    if (!inside || !top || !node.contains(top)) {
+      const name = node.id || node.dataset.animal || node.dataset.grab || node.dataset.pile;
+      out.push({name, box: box.toJSON(), covered_by: top ? top.className || top.tagName : null});
+    }
+  }
+  return {out, count: nodes.length, header, height: innerHeight, scrolled: scrollY};
+}"""
+
+PHONE = {"width": 375, "height": 812, "has_touch": True, "is_mobile": True}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def to_our_call(page: Any, site_url: str, players: int) -> None:
+    """Start a game against patient bots and flip when our turn comes: a call window is open."""
+    page.goto(f"{site_url}/games/mokochaka?speed=instant")
+    page.check(f"input[name=players][value='{players}']")
+    page.click("#start")
+    # Every patient bot before us is judged for its silence (3 s each) before our flip comes.
+    page.wait_for_selector("#play[data-act=flip]", timeout=60_000)
+    pile = page.locator("button.mk-pile").first.get_attribute("data-pile")
+    page.locator(f"button.mk-pile[data-pile='{pile}']").dispatch_event("click")
+    page.wait_for_selector("#play[data-act=call]")
+
+
+@pytest.mark.parametrize("players", [2, GAME.max_seats])
+@pytest.mark.parametrize("lang", ["ja", "en"])
+@pytest.mark.parametrize("screen", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_piles_and_the_call_pad_are_in_sight_at_once_during_a_call(
+    new_page: Any, patient_site: str, screen: dict[str, Any], lang: str, players: int
+) -> None:
+    """Issue 31: on a phone the Call and special-call buttons were below the fold during the
+    3-second call window, and scrolling down to them hid the piles. Measured where the page itself
+    puts them: the test never scrolls."""
+    page = new_page(lang=lang, **screen)
+    to_our_call(page, patient_site, players)
+    laid = page.evaluate(OUT_OF_SIGHT)
+    assert laid["count"] >= 3 + 4 + 3 + 2, laid
+    assert not laid["out"], laid
+    no_sideways_scroll(page)
+
+
+SHOW_TOAST = """async (message) => {
+  const site = document.querySelector('script[src*="/static/js/site.js"]').src;
+  const { toast } = await import(site.replace('/site.js', '/toast.js'));
+  toast(message, { timeout: 60000 });
+}"""
+
+# The boxes of the notices and of the call pad's buttons, and whether the top element at each
+# button's centre (where a tap lands) is that button.
+NOTICE_AND_PAD = """() => {
+  const box = (node) => node.getBoundingClientRect().toJSON();
+  return {
+    toasts: [...document.querySelectorAll('.toast')].map(box),
+    keys: [...document.querySelectorAll('#pad button')].map((node) => {
+      const b = node.getBoundingClientRect();
+      const top = document.elementFromPoint((b.left + b.right) / 2, (b.top + b.bottom) / 2);
+      return {key: node.id || node.dataset.animal || node.dataset.grab, box: b.toJSON(),
+              reached: Boolean(top && node.contains(top))};
+    }),
+  };
+}"""
+
+
+@pytest.mark.parametrize(
+    ("lang", "screen"), [("ja", PHONE), ("en", DESKTOP)], ids=["phone", "desktop"]
+)
+def test_a_notice_covers_no_key_of_the_call_pad(
+    new_page: Any, patient_site: str, lang: str, screen: dict[str, Any]
+) -> None:
+    """Issue 31: the "X is away: a stand-in plays" notice lay over the animal keys for 4 s and
+    ate the taps meant for them. Shown through the site's toast module while a call window is
+    open, it overlaps no button of the pad, and a tap on an animal key reaches the key."""
+    page = new_page(lang=lang, **screen)
+    words = (JA if lang == "ja" else EN)["table.away"].replace("{name}", "Aki")
+    page.goto(f"{patient_site}/games/mokochaka?speed=instant")
+    page.check("input[name=players][value='3']")
+    page.click("#start")
+    page.wait_for_selector("#play[data-act=flip]", timeout=60_000)
+    page.evaluate(SHOW_TOAST, words)
+    page.locator(".toast").filter(has_text=words).wait_for()
+    pile = page.locator("button.mk-pile").first.get_attribute("data-pile")
+    page.locator(f"button.mk-pile[data-pile='{pile}']").dispatch_event("click")
+    page.wait_for_selector("#play[data-act=call]")
+    laid = page.evaluate(NOTICE_AND_PAD)
+    assert laid["toasts"], "the notice is up"
+    for key in laid["keys"]:
+        for notice in laid["toasts"]:
+            assert not overlap(notice, key["box"]), (key, notice)
+        assert key["reached"], key
+    # A tap at an animal key's centre, while the notice shows, adds that animal to the call.
+    animal = page.locator("#animals button:not([disabled])").first
+    name = animal.get_attribute("data-animal")
+    box = animal.bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    if screen is PHONE:
+        page.touchscreen.tap(x, y)
+    else:
+        page.mouse.click(x, y)
+    page.wait_for_selector(f"#assembled[data-word='{name}']")
+    assert page.locator(".toast").filter(has_text=words).is_visible(), "still up at the tap"

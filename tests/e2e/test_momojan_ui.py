@@ -17,7 +17,7 @@ import pytest
 from asobiba.games import get_game
 from asobiba.games.momojan.cards import sort_key
 from asobiba.server.http.pages import strings
-from asobiba.server.rooms.room import bot_seed_for
+from asobiba.server.rooms.bot_turns import bot_seed_for
 from tests.e2e.conftest import serve
 
 # One step of a simple player: close a finished round's screen, win whenever a prompt offers it,
@@ -269,7 +269,7 @@ def ui_player(obs: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any
 def first_round(level: str, seeds: range, end: str) -> tuple[int, dict[str, Any]] | None:
     """A room seed whose first round, played by ``ui_player`` from seat 0 against ``level``,
     ends by ``end`` ("ron", "exhausted"), and that round's result. Bots are seeded as the room
-    seeds them (``server.rooms.room.bot_seed_for``: from the room seed and the seat)."""
+    seeds them (``server.rooms.bot_turns.bot_seed_for``: from the room seed and the seat)."""
     game = get_game("momojan")
     for seed in seeds:
         state = game.new_state({}, 2, seed)
@@ -304,15 +304,20 @@ def seeded_room(
     *,
     lang: str = "ja",
     size: tuple[int, int] = (1280, 900),
+    speed: str = "instant",
+    init_script: str | None = None,
 ) -> Iterator[Any]:
     """A page in ``lang`` at ``size`` on a new room of the fixed deal ``seed`` (the person
-    first, so the dealer), its hand shown; fails on any page error."""
+    first, so the dealer), its hand shown, the moves shown at ``speed``, ``init_script`` run in
+    the page before its own; fails on any page error."""
     context = browser.new_context(
         viewport={"width": size[0], "height": size[1]},
         base_url=site,
         locale="ja-JP" if lang == "ja" else "en-US",
     )
     context.add_cookies([{"name": "lang", "value": lang, "url": site}])
+    if init_script:
+        context.add_init_script(init_script)
     try:
         page = context.new_page()
         page.set_default_timeout(20_000)
@@ -324,7 +329,7 @@ def seeded_room(
             data={"game": "momojan", "level": level, "order": "first", "seed": seed},
         )
         assert created.status == 201, created.text()
-        page.goto(f"/games/momojan/{created.json()['room_id']}?speed=instant")
+        page.goto(f"/games/momojan/{created.json()['room_id']}?speed={speed}")
         page.wait_for_selector(".mj-hand--mine .mj-hand-card")
         yield page
         assert not errors, errors
@@ -362,8 +367,9 @@ def test_a_fixed_deal_ends_in_a_ron_with_its_breakdown(browser: Any, dev_site: s
         assert "ロン" in labels, labels
         assert labels[-1] == "合計"
         assert rows.last.locator("td").inner_text() == f"{score['total']}点"
+        names = body.locator(".mj-breakdown .mj-line-name").all_inner_texts()
         for yaku, _points in score["yaku"]:
-            assert strings("ja")[f"momojan.yaku.{yaku}"] in labels, (yaku, labels)
+            assert strings("ja")[f"momojan.yaku.{yaku}"] in names, (yaku, names)
         assert page.locator("#round-title").inner_text().endswith("ロン！")
 
 
@@ -519,7 +525,7 @@ def test_every_prompt_has_a_key_and_the_hint_lists_them(browser: Any, dev_site: 
     draws one card at the start of a turn and three after a call."""
     seed, pile = two_kai_deal()
     for lang in ("ja", "en"):
-        hint = strings(lang)["momojan.hint"]
+        hint = strings(lang)["momojan.hint_keys"]  # shown where there is a keyboard
         for key in ("D", "1", "T", "R", "P", "C", "K", "L", "Esc", "Shift"):
             assert key in hint, (lang, key)
     with seeded_room(browser, dev_site, "beginner", seed, lang="en") as page:
@@ -568,9 +574,9 @@ def test_the_final_screen_says_the_winner_took_the_middle_left_over(
         assert minus == "\u221223"
 
 
-def middle_left_to_the_person(level: str, seed: int) -> int:
-    """What the person (``ui_player``, seat 0) takes from the middle at the end of a whole game
-    against ``level`` when they win it; 0 when they lose or nothing is left."""
+def whole_game(level: str, seed: int) -> tuple[Any, dict[str, Any]]:
+    """The final state and outcome of the room seed's whole game, the person (``ui_player``,
+    seat 0, the first dealer) against ``level``."""
     game = get_game("momojan")
     state = game.new_state({}, 2, seed)
     while (outcome := game.outcome(state)) is None:
@@ -581,6 +587,13 @@ def middle_left_to_the_person(level: str, seed: int) -> int:
         else:
             action = game.make_bot(level, bot_seed_for(seed, seat)).choose(obs, legal)
         state = game.apply(state, seat, action)
+    return state, outcome
+
+
+def middle_left_to_the_person(level: str, seed: int) -> int:
+    """What the person (``ui_player``, seat 0) takes from the middle at the end of a whole game
+    against ``level`` when they win it; 0 when they lose or nothing is left."""
+    state, outcome = whole_game(level, seed)
     if outcome["winners"] != [0]:
         return 0
     return int(outcome["scores"][0] - state.results[-1].points[0])
@@ -605,3 +618,222 @@ def test_english_round_sentences_speak_to_you(browser: Any, dev_site: str) -> No
             "() => [...document.querySelectorAll('.mj-river')].map((r) => r.ariaLabel)"
         )
         assert "Your discards" in labels and not any("You's" in x for x in labels), labels
+
+
+# --- taps that come early (issue 31, point 7) -------------------------------------------------
+
+# Before the page's own scripts: remember the `legal` of the latest game message the socket
+# received, and note every moment a pile is shown as ready while the turn line does not say it
+# is the person's turn or that latest `legal` has no draw from that pile.
+WATCH_READY = """
+window.__legal = [];
+window.__wrong = [];
+const Socket = window.WebSocket;
+window.WebSocket = class extends Socket {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener('message', (event) => {
+      const msg = JSON.parse(event.data);
+      if (msg.type === 'sync' || msg.type === 'event') window.__legal = msg.legal ?? [];
+    });
+  }
+};
+document.addEventListener('DOMContentLoaded', () => {
+  new MutationObserver(() => {
+    const turn = document.getElementById('turn').dataset.turn;
+    for (const pile of document.querySelectorAll('.mj-pile.is-legal')) {
+      const n = Number(pile.dataset.pile);
+      const drawable = window.__legal.some((a) => a.type === 'draw' && a.pile === n);
+      if (turn !== 'you' || !drawable) window.__wrong.push({ turn, pile: n, drawable });
+    }
+  }).observe(document.body, { subtree: true, childList: true, attributes: true });
+});
+"""
+
+# Tap pile `pile` the moment the river of `side` ("you", "them") grows, before the page has
+# done anything else with that move (a MutationObserver runs before the page's next step).
+TAP_WHEN_RIVER_GROWS = """([side, pile, name]) => {
+  const count = () => document.querySelectorAll(`.mj-river--${side} .mj-discard`).length;
+  const before = count();
+  const watch = new MutationObserver(() => {
+    if (count() === before) return;
+    watch.disconnect();
+    window[name] = { turn: document.getElementById('turn').dataset.turn };
+    document.querySelector(`.mj-pile[data-pile="${pile}"]`).click();
+  });
+  watch.observe(document.getElementById('board'), { subtree: true, childList: true });
+}"""
+
+
+def quiet_reply(level: str) -> int:
+    """A room seed where the person (``ui_player``, the dealer) draws and discards, and at
+    their next turn may only draw (no ロン, ポン or チー on the computer's discard)."""
+    game = get_game("momojan")
+    for seed in range(200):
+        state = game.new_state({}, 2, seed)
+        turns = 0
+        while not state.results:
+            seat = next(iter(game.to_move(state)))
+            obs, legal = game.observe(state, seat), game.legal_actions(state, seat)
+            if seat == 0 and obs["phase"] == "start":
+                turns += 1
+                if turns == 2:
+                    if {a["type"] for a in legal} == {"draw"}:
+                        return seed
+                    break
+            if seat == 0:
+                action = ui_player(obs, legal)
+            else:
+                action = game.make_bot(level, bot_seed_for(seed, seat)).choose(obs, legal)
+            state = game.apply(state, seat, action)
+    raise AssertionError(f"no deal in 200 seeds leaves the person only a draw against {level}")
+
+
+def test_piles_are_ready_only_when_the_server_takes_a_draw_and_no_tap_is_lost(
+    browser: Any, dev_site: str
+) -> None:
+    """Issue 31, point 7: on a phone at the normal speed the piles glowed while the opponent's
+    discard was still being shown and the turn line said it was their turn, and taps in that
+    moment did nothing. A pile glows only when the turn line says it is the person's turn and
+    the latest `legal` has that draw; a tap while the computer is still to move says why it
+    is refused; a tap while the page still shows the computer's discard draws once ready."""
+    level = get_game("momojan").levels[0]
+    seed = quiet_reply(level)
+    with seeded_room(
+        browser,
+        dev_site,
+        level,
+        seed,
+        lang="en",
+        size=PHONE,
+        speed="normal",
+        init_script=WATCH_READY,
+    ) as page:
+        page.wait_for_selector(".mj-pile.is-legal")
+        page.locator(".mj-pile").nth(0).click()
+        drawn = page.locator(".mj-hand-drawn .mj-hand-card.is-legal")
+        drawn.wait_for()
+        # The person's discard is shown; at once, while the computer is to move, a tap on a pile.
+        page.evaluate(TAP_WHEN_RIVER_GROWS, ["you", 1, "__early"])
+        drawn.click()
+        page.wait_for_function("() => window.__early")
+        note = page.locator("#turn-note")
+        note.wait_for(state="visible")
+        assert "Not yet" in note.inner_text(), note.inner_text()
+        # The computer's discard is shown (the normal speed pauses on it): a tap at once.
+        page.evaluate(TAP_WHEN_RIVER_GROWS, ["them", 0, "__quick"])
+        page.wait_for_function("() => window.__quick", timeout=15_000)
+        assert page.evaluate("() => window.__quick.turn") != "you", "tapped before the turn came"
+        # Not lost: the draw is sent once the turn is the person's, exactly once.
+        page.wait_for_selector(".mj-hand-drawn .mj-hand-card")
+        assert page.locator(".mj-hand-drawn .mj-hand-card").count() == 1
+        assert page.locator(".toast--error").count() == 0
+        assert page.evaluate("() => window.__wrong") == []
+        page.screenshot(path="/tmp/momo-early-tap.png")
+
+
+# --- a tie at the end (issue 31, point 15) ----------------------------------------------------
+
+
+def tied_game(level: str) -> int:
+    """A room seed whose whole game (``whole_game``) ends after the last dealership with both
+    players on the same points."""
+    for seed in range(200):
+        state, outcome = whole_game(level, seed)
+        points = state.results[-1].points
+        if outcome["end"] == "dealerships" and points[0] == points[1]:
+            return seed
+    raise AssertionError(f"no game in 200 seeds ends in a tie against {level}")
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("en", "a tie goes to the first dealer, and that was you"), ("ja", "同点は最初の親")],
+)
+def test_a_tied_game_says_the_first_dealer_wins_the_tie(
+    browser: Any, dev_site: str, lang: str, words: str
+) -> None:
+    """Issue 31, point 15: a game that ended 38–38 was won by the first dealer without a word
+    why. The final screen names the tie, its points and the rule that decided it."""
+    level = get_game("momojan").levels[0]
+    seed = tied_game(level)
+    with seeded_room(browser, dev_site, level, seed, lang=lang, size=PHONE) as page:
+        play(page)
+        detail = page.locator("#result-detail").inner_text()
+        assert words in detail, detail
+        assert "38" in detail, detail
+        assert page.locator("#result-title").inner_text() in ("You win!", "あなたの勝ち!")
+        page.screenshot(path=f"/tmp/momo-tie-{lang}.png")
+
+
+# --- English words first (issue 31, point 19) -------------------------------------------------
+
+
+def test_english_pages_lead_with_english_words_and_say_why_each_yaku_applies(
+    browser: Any, dev_site: str
+) -> None:
+    """Issue 31, point 19: English pages showed 開/ポン/ロン on the buttons, 犬/猿/太陽 on the
+    cards and "ロン bonus". Buttons read "Kai" with 開 beside, cards "Dog", the breakdown
+    "Ron bonus", and each yaku line says why it applies ("Riichi: declared ready", whoever won)."""
+    en = strings("en")
+    seed, pile = two_kai_deal()
+    with seeded_room(browser, dev_site, "beginner", seed, lang="en", size=PHONE) as page:
+        page.locator(".mj-pile").nth(pile).click()
+        kai = page.locator("#prompts [data-action=kai]").first
+        kai.wait_for()
+        assert kai.locator(".mj-prompt-label").inner_text().split() == ["Kai", "開"]
+        faces = page.evaluate(
+            """async () => {
+              const { cardSVG } = await import('/static/js/momojan/cards.js');
+              const box = document.getElementById('board');
+              return ['dog', 'monkey', 'pheasant', 'sun', 'moon'].map((card) => {
+                const node = cardSVG(card);
+                box.append(node);
+                const text = node.querySelector('text');
+                const fits = text.getBBox().width <= 60;
+                node.remove();
+                return [text.textContent, fits];
+              });
+            }"""
+        )
+        assert faces == [[word, True] for word in ("Dog", "Monkey", "Pheasant", "Sun", "Moon")]
+        page.screenshot(path="/tmp/momo-en-kai.png")
+    level = get_game("momojan").levels[0]
+    found = first_round(level, range(18, 19), "ron") or first_round(level, range(2000), "ron")
+    assert found is not None
+    seed, result = found
+    with fixed_deal(browser, dev_site, level, seed, lang="en") as page:
+        body = page.locator("#round-body .mj-breakdown")
+        labels = body.locator("th").all_text_contents()
+        assert "Ron bonus" in labels, labels
+        for yaku, _points in result["score"]["yaku"]:
+            line = f"{en[f'momojan.yaku.{yaku}']}: {en[f'momojan.yaku.{yaku}.why']}"
+            assert line in labels, (line, labels)
+        page.screenshot(path="/tmp/momo-en-breakdown.png")
+
+
+UPRIGHT = """async (cards) => {
+  const src = [...document.scripts].map((s) => s.src).find((s) => s.includes('/static/js/'));
+  const base = src.slice(0, src.indexOf('/static/js/'));
+  const { cardSVG } = await import(`${base}/static/js/momojan/cards.js`);
+  const angles = {};
+  for (const card of cards) {
+    const node = cardSVG(card, { sideways: true, cls: 'mj-card--small' });
+    document.body.append(node);
+    const text = node.querySelector('.mj-num, .mj-kanji');
+    const m = text.getScreenCTM();
+    angles[card] = Math.round((Math.atan2(m.b, m.a) * 180) / Math.PI);
+    node.remove();
+  }
+  return angles;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_a_card_laid_sideways_keeps_its_number_and_word_upright(new_page: Any, lang: str) -> None:
+    """Issue 31, point 18: a riichi discard or a claimed card lies on its side, but its number
+    and its word stay upright, so an 8 never reads as ∞ nor a 3 as ω."""
+    page = new_page(lang=lang)
+    page.goto("/games/momojan")
+    angles = page.evaluate(UPRIGHT, ["L8", "S3", "M5", "dog", "moon"])
+    assert angles == {"L8": 0, "S3": 0, "M5": 0, "dog": 0, "moon": 0}

@@ -47,6 +47,7 @@ def test_games_with_people_are_apart_named_as_text_and_marked(
     seats = [{"player": me, "name": "Aki"}, {"player": "ben", "name": NAME}]
     chat = [(1, "ben", NAME, "<i>hi</i>", None), (0, me, "Aki", "hello", None)]
     played_game(store, "people", seats, seed=2, standin_seat=1, chat=chat)
+    played_game(store, "mine", seats, seed=3, standin_seat=0)
 
     page.goto("/records/mancala")
     page.wait_for_selector("#stored-games-mancala")
@@ -54,11 +55,15 @@ def test_games_with_people_are_apart_named_as_text_and_marked(
     people = page.locator("#record-people-mancala")
     assert EN["records.people.count"].replace("{n}", "2") in people.inner_text()
     assert people.locator("th[scope=row]").inner_text() == EN["records.people.only"]
-    row = page.locator("#stored-games-mancala tr.stored-game--people")
-    assert row.count() == 1
+    rows = page.locator("#stored-games-mancala tr.stored-game--people")
+    assert rows.count() == 2
+    # Newest first: the game a stand-in played for me is marked; the one it played for Ben is
+    # not (I played all my moves in it).
+    mine, row = rows.nth(0), rows.nth(1)
+    assert mine.locator(".record-standin").inner_text() == EN["records.people.standin"]
     assert NAME in row.locator(".record-names").inner_text()
-    assert row.locator(".record-standin").inner_text() == EN["records.people.standin"]
-    assert row.locator("b").count() == 0, "names never become markup"
+    assert row.locator(".record-standin").count() == 0, "the stand-in played for Ben, not me"
+    assert rows.locator("b").count() == 0, "names never become markup"
 
     page.goto("/replay/people")
     page.wait_for_selector("#replay-chat:not([hidden])")
@@ -79,3 +84,28 @@ def test_games_with_people_are_apart_named_as_text_and_marked(
     standin.wait_for()
     assert NAME in standin.inner_text()
     assert page.locator("#move-text b").count() == 0
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_games_with_people_alone_point_at_no_figures_above(
+    new_page: Any, people_site: tuple[str, Path], lang: str
+) -> None:
+    """A person who has only played with people has no figures against the computer on the
+    page: the note on the games with people speaks of none "above"."""
+    base, database = people_site
+    page = new_page(lang=lang, site_url=base)
+    page.goto("/")
+    store = store_at(database)
+    me = guest_of(page, store)
+    store.ensure_player("cai")
+    seats = [{"player": me, "name": "Aki"}, {"player": "cai", "name": "Cai"}]
+    played_game(store, f"alone-{lang}-{me[:8]}", seats, seed=4)
+
+    page.goto("/records/mancala")
+    page.wait_for_selector("#record-people-mancala")
+    assert page.locator("#record-sets-mancala").count() == 0, "nothing against the computer"
+    section = page.locator("section:has(#record-people-mancala)")
+    note = section.locator("p.muted").first.inner_text()
+    assert note == strings(lang)["records.people.note"]
+    for above in ("above", "上の", "上に"):
+        assert above not in note, note

@@ -136,3 +136,31 @@ def test_the_card_games_records_say_what_they_count(
     assert not re.search(r"\d\.0\b", page.locator("#records").inner_text())
     score = cell(page, "#stored-games-momojan", words["records.col.score.momojan"])
     assert score == "103 – \u221223", "a true minus sign"
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_momojans_records_fit_a_desktop_without_clipping_a_column(
+    new_page: Any, records_site: tuple[str, Path], lang: str
+) -> None:
+    """At 1280 px every column of MOMOJAN's records (its own figures make it the widest table)
+    is in sight: no table is wider than its box, so none hides its last column behind a
+    scroll."""
+    base, database = records_site
+    page = new_page(lang=lang, site_url=base, width=1280)
+    page.goto("/")
+    store = store_at(database)
+    finish_games(store, guest_of(page, store))
+    page.goto("/records/momojan")
+    page.wait_for_selector("#record-sets-momojan")
+    for table in ("#record-sets-momojan", "#stored-games-momojan"):
+        box = page.locator(table).evaluate(
+            """table => {
+                 const wrap = table.parentElement.getBoundingClientRect();
+                 const last = table.querySelector('thead th:last-child').getBoundingClientRect();
+                 return {wrap: wrap.right, last: last.right,
+                         scroll: table.parentElement.scrollWidth,
+                         width: table.parentElement.clientWidth};
+               }"""
+        )
+        assert box["scroll"] <= box["width"], (table, box)
+        assert box["last"] <= box["wrap"] + 0.5, (table, box)

@@ -2,7 +2,7 @@
 several guests (docs/ARCHITECTURE.md, "Tables between people").
 
 - Two friends play a whole MOMOJAN match through a shared link: the host sets the table (me and
-  an open seat) with "Play with friends", the friend opens the link and joins with a name, they
+  an open seat) with "Play with people", the friend opens the link and joins with a name, they
   chat, one reloads midway and plays on, and a third guest watches without ever being shown a
   hand (neither on the page nor in any socket message it received).
 - Three people and a computer play a Mokochaka game to its end.
@@ -50,7 +50,7 @@ def table_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def set_table(page: Any, game: str, *, name: str, seats: list[str]) -> str:
-    """Set a table from the play page's "Play with friends" (seat 0 is the host's: "me"; each
+    """Set a table from the play page's "Play with people" (seat 0 is the host's: "me"; each
     other seat "open" or "bot:<level>"); return its address once its waiting room shows."""
     page.goto(f"/games/{game}?speed=instant")
     page.click("#friends")
@@ -315,7 +315,7 @@ def test_four_friends_play_a_michikake_deal_and_a_stand_in_plays_for_one_who_lef
     for page in pages:
         page.wait_for_selector(".mk-hand .mk-hand-card")
     assert chip_names(host) == ["You", "Ben", "Chika", "Dai"]
-    # MICHIKAKE's table calls the people by name too ("Left CPU" is for computers).
+    # MICHIKAKE's table calls the people by name too ("CPU n" is for computers).
     host_names = host.eval_on_selector_all(".mk-name", "nodes => nodes.map((n) => n.textContent)")
     assert sorted(host_names) == ["Ben", "Chika", "Dai", "You"], host_names
     dai_seat = chip_names(host).index("Dai")
@@ -355,14 +355,19 @@ def test_four_friends_play_a_michikake_deal_and_a_stand_in_plays_for_one_who_lef
     host.wait_for_selector(f"{dai_chip}:not([data-standin])[data-here='true']")
     host.wait_for_selector(".toast:has-text('Dai is back')")
     assert dai.locator("#players .player-chip--you .player-chip-name").inner_text() == "You"
-    # And the deal is played to its end by all four: its screen shows what happened.
-    seen = take_turns(
+    # And the four play on: Dai's own page discards for the seat again. (Not to the deal's end:
+    # between people every claim window runs its full 5 s whoever could claim (issue 31), so a
+    # whole deal of four takes minutes; the deal's screen is tested against the computer.)
+    mine = dai.locator(".mk-seat--mine .mk-discard")
+    back_at = mine.count()
+    take_turns(
         [*rest, dai],
         MICHIKAKE_STEP,
-        until=lambda seen: any(k.startswith("deal-") for k in seen[0]),
-        limit=240,
+        until=lambda seen: (
+            mine.count() > back_at or any(k.startswith("deal-") for counts in seen for k in counts)
+        ),
+        limit=120,
     )
-    assert "deal-empty" not in seen[0], seen
 
 
 def test_the_host_removes_a_seat_a_friend_leaves_and_the_host_starts_with_computers(
@@ -392,10 +397,43 @@ def test_the_host_removes_a_seat_a_friend_leaves_and_the_host_starts_with_comput
     host.click("#start-now")
     host.wait_for_selector("#play:not([data-table]) .mk-hand .mk-hand-card")
     names = host.eval_on_selector_all(".mk-name", "nodes => nodes.map((n) => n.textContent)")
-    assert sorted(names) == ["Left CPU", "Right CPU", "You"], names
+    assert sorted(names) == ["CPU 2", "CPU 3", "You"], names
     # Alone with computers, the table shows neither the players strip nor the chat.
     assert host.locator("#players").is_hidden()
     assert host.locator("#chat").is_hidden()
+
+
+def test_the_host_lets_spectators_chat_and_mutes_them_again(new_page: Any, table_site: str) -> None:
+    host = new_page(lang="en", site_url=table_site)
+    url = set_table(host, "mancala", name="Aiko", seats=["me", "open"])
+    friend = new_page(lang="ja", site_url=table_site)
+    join(friend, url, "Ben")
+    watcher = new_page(lang="ja", site_url=table_site)
+    watcher.goto(url + "?speed=instant")
+    for page in (host, friend, watcher):
+        page.wait_for_selector("#play:not([data-table]) .mancala-board")
+    # Set up without spectators' chat: the watcher reads; only the host has the switch.
+    watcher.wait_for_selector("#chat-closed:not([hidden])")
+    host.wait_for_selector("#chat-spectators:not([hidden])")
+    assert not host.locator("#chat-spectators-on").is_checked()
+    assert friend.locator("#chat-spectators").is_hidden()
+    assert watcher.locator("#chat-spectators").is_hidden()
+
+    host.check("#chat-spectators-on")
+    watcher.wait_for_selector("#chat-form:not([hidden])")
+    assert watcher.locator("#chat-closed").is_hidden()
+    watcher.fill("#chat-input", "がんばれ")
+    watcher.press("#chat-input", "Enter")
+    host.wait_for_selector("#chat-list li:has-text('がんばれ')")
+
+    host.uncheck("#chat-spectators-on")
+    watcher.wait_for_selector("#chat-closed:not([hidden])")
+    assert watcher.locator("#chat-form").is_hidden()
+    friend.click("#chat-stamps [data-stamp=hello]")  # the players still chat
+    host.wait_for_selector("#chat-list .chat-stamp[data-stamp=hello]")
+    host.reload()
+    host.wait_for_selector("#chat-spectators:not([hidden])")
+    assert not host.locator("#chat-spectators-on").is_checked(), "the table keeps the setting"
 
 
 def test_a_table_set_joined_and_played_on_phones(new_page: Any, table_site: str) -> None:

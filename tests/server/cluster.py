@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
+import redis
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection
 
@@ -66,6 +67,13 @@ class Site:
     def logs(self) -> str:
         return "\n".join(process.log() for process in self.processes)
 
+    def forget(self) -> None:
+        """Delete the site's keys from the shared Redis (after its processes stopped)."""
+        with redis.Redis.from_url(self.redis_url) as client:
+            keys = list(client.scan_iter(f"{self.prefix}:*"))
+            if keys:
+                client.delete(*keys)
+
 
 def pg_url(database_url: str) -> str:
     return database_url.replace("postgresql+psycopg://", "postgresql://")
@@ -113,12 +121,17 @@ def replayed_outcome(database_url: str, room_id: str) -> dict[str, Any] | None:
     return outcome
 
 
+class Unavailable(AssertionError):
+    """The server answered ``unavailable`` (an action the room's dead owner never took: its
+    socket is closed next, and the page reconnects)."""
+
+
 def next_view(ws: ClientConnection, timeout: float = 30.0) -> dict[str, Any]:
-    """The next sync or event (errors raise)."""
+    """The next sync or event (errors raise; ``unavailable`` raises ``Unavailable``)."""
     while True:
         message = next_message(ws, timeout)
         if message["type"] == "error":
-            raise AssertionError(message)
+            raise (Unavailable if message["code"] == "unavailable" else AssertionError)(message)
         if message["type"] in {"sync", "event"}:
             return message
 

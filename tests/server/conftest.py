@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -11,9 +12,8 @@ import psycopg
 import pytest
 from fastapi.testclient import TestClient
 
-from asobiba.server.app import create_app
-from asobiba.server.settings import SocketLimits
 from tests.server.servers import ServerProcess
+from tests.server.tables import serving
 
 POSTGRES_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 
@@ -25,10 +25,7 @@ def sqlite_url(tmp_path: Path) -> str:
 
 @pytest.fixture
 def client(sqlite_url: str) -> Iterator[TestClient]:
-    # No pings: these tests read every message in order (tests/server/test_latency.py has them).
-    quiet = SocketLimits(ping_seconds=None)
-    app = create_app(sqlite_url, secret_key="test-secret", bot_workers=1, socket_limits=quiet)
-    with TestClient(app) as client:
+    with serving(sqlite_url) as client:
         yield client
 
 
@@ -43,6 +40,10 @@ def postgres_url() -> Iterator[str]:
     finally:
         with psycopg.connect(POSTGRES_ADMIN, autocommit=True) as admin:
             admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+        # A connection the test left open (an engine not disposed, or used after disposing)
+        # warns when it is collected: collect now, so the warning fails this test, not
+        # whichever later test the collector happens to run in.
+        gc.collect()
 
 
 Start = Callable[..., dict[str, Any]]

@@ -10,7 +10,22 @@ from fastapi.testclient import TestClient
 from httpx2 import Response
 from starlette.testclient import WebSocketTestSession
 
+from asobiba.server.app import create_app
+from asobiba.server.settings import SocketLimits
+
 COOKIE = "asobiba"
+COOKIE_DOMAIN = "testserver.local"
+
+
+@contextlib.contextmanager
+def serving(url: str) -> Iterator[TestClient]:
+    """The app on ``url`` with real bot workers, for one test (leaving it stops the app as a
+    restart does). No pings: these tests read every message in order (tests/server/
+    test_latency.py has them)."""
+    quiet = SocketLimits(ping_seconds=None)
+    app = create_app(url, secret_key="test-secret", bot_workers=1, socket_limits=quiet)
+    with TestClient(app) as client:
+        yield client
 
 
 class Guest:
@@ -27,15 +42,22 @@ class Guest:
     def _wear(self) -> None:
         self.client.cookies.clear()
         if self.cookie is not None:
-            self.client.cookies.set(COOKIE, self.cookie)
+            # Where the server's own Set-Cookie lands (the cookie jar names the test client's
+            # host so), so a new cookie it sends (signing in, a new guest) replaces this one.
+            self.client.cookies.set(COOKIE, self.cookie, domain=COOKIE_DOMAIN)
 
-    def _keep(self) -> None:
-        self.cookie = self.client.cookies.get(COOKIE) or self.cookie
+    def _keep(self, response: Response | None = None) -> None:
+        """The cookie ``response`` set, if it set one (a new one replaces the one worn: the
+        client's jar would hold both), else the one in the client's jar."""
+        if response is None:
+            self.cookie = self.client.cookies.get(COOKIE) or self.cookie
+        else:
+            self.cookie = response.cookies.get(COOKIE) or self.cookie
 
     def request(self, method: str, url: str, **kwargs: Any) -> Response:
         self._wear()
         response = self.client.request(method, url, **kwargs)
-        self._keep()
+        self._keep(response)
         return response
 
     def get(self, url: str, **kwargs: Any) -> Response:

@@ -61,6 +61,22 @@ def test_only_the_guests_own_oldest_games_nobody_is_at_are_ended(store: Store) -
     assert store.abandon_oldest(OTHERS[0], keep=5, busy=set()) == []
 
 
+def test_a_table_another_person_sits_at_is_never_ended(store: Store) -> None:
+    """Issue 30, point 2: starting games ends only the guest's own games against the
+    computer; a table they share with another person (started or waiting) stays."""
+    for person in [ME, *OTHERS]:
+        store.ensure_player(person)
+    room(store, "shared", [{"player": ME, "name": "Aki"}, {"player": OTHERS[0], "name": "Bea"}])
+    room(store, "waiting", [{"player": ME, "name": "Aki"}, {"open": True}])
+    for n in range(3):
+        room(store, f"bots{n}", [{"player": ME}, {"bot": "beginner"}])
+
+    assert store.abandon_oldest(ME, keep=0, busy=set()) == ["waiting", "bots0", "bots1", "bots2"]
+    stored = store.load_room("shared")
+    assert stored is not None and not stored.finished
+    assert store.unfinished_of(OTHERS[0]) == ["shared"]
+
+
 def test_arriving_knows_the_guest_once_and_lists_their_unfinished_games_newest_first(
     store: Store,
 ) -> None:

@@ -23,6 +23,9 @@ from asobiba.server.app import create_app
 from asobiba.server.settings import SocketLimits
 from tests.server.test_full_game import hub_of
 
+# It measures time to the millisecond: `make test` runs it alone, after the parallel run.
+pytestmark = pytest.mark.serial
+
 SLOW = 0.3
 REPLIES = 4
 

@@ -16,33 +16,7 @@ from asobiba.games import get_game
 from asobiba.server.rooms.recovery import replay
 from asobiba.server.store.db import Result, RoomEvent, RoomRow, make_engine, session_factory
 from asobiba.server.store.store import Store
-from tests.server.servers import Guest, ServerProcess, play_to_the_end
-
-
-def descendants(pid: int) -> set[int]:
-    """Every process below ``pid``, read from /proc."""
-    children: dict[int, list[int]] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
-    found: set[int] = set()
-    todo = [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.add(child)
-            todo.append(child)
-    return found
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
+from tests.server.servers import Guest, ServerProcess, descendants, outliving, play_to_the_end
 
 
 def test_bot_workers_exit_when_the_server_is_killed(server: ServerProcess) -> None:
@@ -56,10 +30,7 @@ def test_bot_workers_exit_when_the_server_is_killed(server: ServerProcess) -> No
     helpers = descendants(server.pid)
     assert helpers, "the bot pool started worker processes"
     server.kill()
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline and any(alive(pid) for pid in helpers):
-        time.sleep(0.1)
-    assert not [pid for pid in helpers if alive(pid)], "helper processes outlived the server"
+    assert not outliving(helpers), "helper processes outlived the server"
 
 
 def keep_playing(guest: Guest, stop: threading.Event, finished: list[str]) -> None:

@@ -124,3 +124,31 @@ def test_rooms_stored_before_wide_seeds_keep_replaying_as_they_were_dealt(
     fresh = store.load_room("new")
     assert fresh is not None and fresh.seed == wide and not isinstance(fresh.seed, LegacySeed)
     engine.dispose()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_players_stored_before_public_ids_get_one_each(
+    backend: str, request: pytest.FixtureRequest
+) -> None:
+    """Migration 0010: every player already stored gets a public id of its own, unlike any
+    other and unlike the secret id; a player stored afterwards gets one as it is stored."""
+    url = request.getfixturevalue("sqlite_url" if backend == "sqlite" else "postgres_url")
+    engine = make_engine(url)
+    config: Config = migrations_config()
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0009_room_paused")
+        for player in ("p", "q", "r"):
+            connection.execute(
+                text("INSERT INTO players (id, created_at) VALUES (:id, CURRENT_TIMESTAMP)"),
+                {"id": player},
+            )
+    migrate(engine)
+    store = Store(session_factory(engine))
+    store.ensure_player("s")
+    public = {player: store.public_id(player) for player in ("p", "q", "r", "s")}
+    owners = {store.player_of(value) for value in public.values()}
+    engine.dispose()
+    assert len(set(public.values())) == 4
+    assert all(len(value) == 12 and value not in "pqrs" for value in public.values())
+    assert owners == {"p", "q", "r", "s"}

@@ -15,6 +15,7 @@ import contextlib
 import json
 import os
 import socket
+import statistics
 import threading
 import time
 from collections.abc import Iterator
@@ -30,22 +31,31 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from asobiba.core.bots import Timed
-from asobiba.server.http.identity import GuestId, ensure_player_id
+from asobiba.server.http.identity import Identify, KnownGuests, ensure_player_id
 from asobiba.server.rooms.hub import Hub
 from asobiba.server.settings import GuestLimits, SocketLimits
 from asobiba.server.social.tables import TableSettings
 from asobiba.server.sockets import room_socket
 from asobiba.server.sockets.latency import MAX_PING_ROUND_TRIP_SECONDS
+from asobiba.server.sockets.signed import SignedSockets
 from asobiba.server.store.db import make_engine, migrate, session_factory
 from asobiba.server.store.store import Store
 from tests.server.netline import Line, delayed_line
 from tests.server.servers import Guest, served_on
 from tests.server.test_realtime_room import Grab, GrabState
 
+# It measures time to the millisecond: `make test` runs it alone, after the parallel run.
+pytestmark = pytest.mark.serial
+
 ONE_WAY = 0.060
 """The slow line's delay each way."""
 MARGIN = 0.010
 """How far a recorded reaction may lie from the player's own measure of it."""
+ROUNDS = 5
+"""Rounds a reaction is measured over on the slow line: the median of their errors is compared
+with ``MARGIN``, so one round in which the shared machine was late to schedule the client or the
+server (it happened once, by 0.4 ms) does not decide, while a line left uncounted (a 60 ms error
+in every round) still fails."""
 
 
 class PatientGrab(Grab):
@@ -74,6 +84,7 @@ def grab_app(tmp_path: Path) -> tuple[FastAPI, Store]:
     app.state.hub = hub
     app.state.socket_limits = SocketLimits(ping_seconds=0.2)
     app.state.guest_limits = GuestLimits()
+    app.state.signed_sockets = SignedSockets()
     app.include_router(room_socket.router)
 
     @app.post("/rooms")
@@ -89,7 +100,7 @@ def grab_app(tmp_path: Path) -> tuple[FastAPI, Store]:
         assert room is not None
         await room.act(0, {"ring": True})
 
-    app.add_middleware(GuestId)
+    app.add_middleware(Identify, accounts=store.accounts, guests=KnownGuests())
     app.add_middleware(SessionMiddleware, secret_key="timing", session_cookie="asobiba")
     return app, store
 
@@ -216,11 +227,14 @@ def test_reactions_over_a_60_ms_line_are_recorded_within_10_ms(
         # time and its message), which a running site did long ago: one round warms it.
         play_round(guest, store, 0.0)
         for reaction in (0.0, 0.15):
-            started = time.monotonic()
-            sock = slow_line.connect(slow.getsockname()[1])
-            assert time.monotonic() - started >= 2 * ONE_WAY, "the line is not slow"
-            measured, recorded = play_round(guest, store, reaction, sock)
-            assert abs(recorded - measured) <= MARGIN
+            errors = []
+            for _ in range(ROUNDS):
+                started = time.monotonic()
+                sock = slow_line.connect(slow.getsockname()[1])
+                assert time.monotonic() - started >= 2 * ONE_WAY, "the line is not slow"
+                measured, recorded = play_round(guest, store, reaction, sock)
+                errors.append(abs(recorded - measured))
+            assert statistics.median(errors) <= MARGIN, errors
 
 
 @pytest.mark.parametrize("behind_a_proxy", [False, True])

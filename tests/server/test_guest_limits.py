@@ -20,6 +20,8 @@ from asobiba.server.app import create_app
 from asobiba.server.settings import GuestLimits, SocketLimits
 from tests.server.conftest import Start
 from tests.server.servers import Guest, ServerProcess
+from tests.server.tables import Guest as TableGuest
+from tests.server.tables import host_table
 from tests.server.test_full_game import hub_of
 
 QUIET = SocketLimits(ping_seconds=None)
@@ -95,6 +97,28 @@ def test_the_oldest_abandoned_game_ends_when_a_guest_holds_too_many(
         assert client.get(f"/api/rooms/{abandoned['room_id']}/replay").status_code == 404
         records = client.get("/api/records/mancala").json()
         assert records["rows"] == [], "an abandoned game is no result"
+
+
+def test_starting_games_never_ends_a_table_shared_with_another_person(
+    sqlite_url: str, start: Start
+) -> None:
+    """Issue 30, point 2: while nobody is connected to a table two people share, one of them
+    starts more games than they may hold: their games against the computer make room, the
+    table is never ended (before, it was marked abandoned, with no result for either)."""
+    with limited(sqlite_url, unfinished=3, rooms_burst=20, address_burst=40) as client:
+        aki, bea = TableGuest(client, "Aki"), TableGuest(client, "Bea")
+        table = host_table(aki, "mancala", [{"kind": "me"}, {"kind": "open"}])
+        assert bea.post(f"/api/rooms/{table['room_id']}/join", json={}).json() == {"seat": 1}
+        aki._wear()
+        for _ in range(5):
+            start(client, options={"seeds": 3})
+        aki._keep()
+        with bea.socket(table["room_id"]) as ws:
+            sync = ws.receive_json()
+            assert sync["table"]["status"] == "playing" and sync["obs"]["outcome"] is None
+        unfinished = aki.get("/api/rooms?game=mancala").json()["rooms"]
+        assert table["room_id"] in [r["room_id"] for r in unfinished]
+        assert len(unfinished) == 3, "the games against the computer made room"
 
 
 def test_a_room_nobody_is_at_stops_its_clock_and_bots_and_leaves_memory(

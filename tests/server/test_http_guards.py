@@ -89,6 +89,21 @@ def test_every_response_carries_the_security_headers(client: TestClient) -> None
     assert "unsafe-inline" not in CONTENT_SECURITY_POLICY
 
 
+def test_cookies_are_secure_over_https_and_plain_over_http(sqlite_url: str) -> None:
+    """Issue 30, point 10: behind TLS (the scope's scheme, from the proxy's X-Forwarded-Proto)
+    the guest and language cookies never travel over plain HTTP; on a developer's
+    http://127.0.0.1 they still work."""
+    app = create_app(sqlite_url, secret_key="s", bot_workers=1)
+    for base, secure in [("https://testserver", True), ("http://testserver", False)]:
+        with TestClient(app, base_url=base, follow_redirects=False) as client:
+            guest = client.get("/").headers.get_list("set-cookie")
+            lang = client.get("/lang/en?next=/").headers.get_list("set-cookie")
+        assert [c.split("=")[0] for c in guest] == ["asobiba"]
+        for cookie in guest + lang:
+            attributes = [part.strip().lower() for part in cookie.split(";")[1:]]
+            assert ("secure" in attributes) is secure, (base, cookie)
+
+
 def test_the_api_schema_is_not_served_unless_configured(
     client: TestClient, sqlite_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -55,7 +55,7 @@ def test_a_right_answer_is_remembered_for_that_guest_only(client: TestClient) ->
     ("path", "body", "status", "code"),
     [
         ("/api/learn/mancala/no-such-lesson", {"moves": [{"pit": 1}]}, 404, "unknown_lesson"),
-        ("/api/learn/mokochaka/sowing", {"moves": [{"pit": 1}]}, 404, "no_lessons"),
+        ("/api/learn/mokochaka/sowing", {"moves": [{"pit": 1}]}, 404, "unknown_lesson"),
         ("/api/learn/chess/sowing", {"moves": [{"pit": 1}]}, 404, "no_lessons"),
         ("/api/learn/mancala/sowing", {"moves": [{"pit": 0}]}, 400, "illegal_action"),
         ("/api/learn/mancala/sowing", {"moves": [{"pit": 9}]}, 400, "illegal_action"),
@@ -87,5 +87,48 @@ def test_the_learn_page_exists_only_for_a_game_with_lessons(client: TestClient) 
     page = client.get("/learn/mancala")
     assert page.status_code == 200
     assert 'id="lessons"' in page.text
-    assert client.get("/learn/mokochaka").status_code == 404
     assert client.get("/learn/nothing").status_code == 404
+
+
+def mokochaka_done(client: TestClient) -> set[str]:
+    listed = client.get("/api/learn/mokochaka").json()["lessons"]
+    return {lesson["id"] for lesson in listed if lesson["done"]}
+
+
+def test_the_mokochaka_course_is_judged_on_the_server_and_remembered(client: TestClient) -> None:
+    from asobiba.games.mokochaka.lessons import LESSON_BY_ID as MOKOCHAKA
+
+    body = client.get("/api/learn/mokochaka").json()
+    first = body["lessons"][0]
+    assert first["covers"][0] == {"id": "about", "title": first["covers"][0]["title"]}
+    demo = next(lesson["demo"] for lesson in body["lessons"] if lesson["demo"])
+    assert demo["frames"][0]["view"]["game"] == "mokochaka" and demo["title"]["en"]
+    data = MOKOCHAKA["the-end"]
+    wrong = client.post("/api/learn/mokochaka/the-end", json={"moves": list(data.wrong)})
+    assert wrong.json()["status"] == "wrong" and mokochaka_done(client) == set()
+    half = client.post("/api/learn/mokochaka/the-end", json={"moves": list(data.answer[:1])})
+    assert half.json()["status"] == "continue" and {"take": [0, 2]} in half.json()["legal"]
+    right = client.post("/api/learn/mokochaka/the-end", json={"moves": list(data.answer)})
+    assert right.json()["status"] == "right"
+    assert mokochaka_done(client) == {"the-end"}
+    assert done(client) == set(), "each game's progress is its own"
+
+
+@pytest.mark.parametrize(
+    ("lesson", "moves", "code"),
+    [
+        ("calling", [{"wait": True}], "illegal_action"),  # the flipper cannot let it go by
+        ("calling", [{"flip": 0}], "illegal_action"),
+        ("calling", [{"call": "moko"}, {"call": "moko"}], "illegal_action"),
+        ("calling", [{"grab": "moko"}], "illegal_action"),
+        ("hands-off", [{"wait": 1}], "illegal_action"),
+        ("calling", [{"call": "mokopaka", "at": 0.1}], "illegal_action"),
+    ],
+)
+def test_a_mokochaka_move_that_is_not_legal_gets_a_clear_400(
+    client: TestClient, lesson: str, moves: list[Any], code: str
+) -> None:
+    response = client.post(f"/api/learn/mokochaka/{lesson}", json={"moves": moves})
+    assert response.status_code == 400, response.text
+    assert response.json()["error"]["code"] == code
+    assert mokochaka_done(client) == set()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from asobiba.server.http.limits import RateLimit, address_key
+from asobiba.server.limits import RateLimit, address_key
 
 
 def test_an_ipv6_client_is_one_address_per_64_and_a_mapped_ipv4_is_its_ipv4() -> None:

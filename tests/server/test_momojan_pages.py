@@ -63,7 +63,17 @@ def test_every_yaku_and_set_bonus_has_its_data_file_name_in_both_languages() -> 
             assert strings[f"momojan.bonus.{bonus.id}"] == getattr(bonus, lang), bonus.id
 
 
-def test_the_game_terms_stay_japanese_in_english() -> None:
-    en = pages.strings("en")
+def test_english_buttons_lead_with_english_and_keep_the_japanese_term_beside() -> None:
+    """Issue 31, point 19: an English page's buttons read "Pon" with ポン beside it (the term
+    players say at the table); the Japanese page shows the term alone. Every yaku says in a
+    phrase why a hand has it, in both languages."""
+    en, ja = pages.strings("en"), pages.strings("ja")
+    japanese = re.compile(r"[ぁ-んァ-ン一-龯]")
     for term in ("pon", "chi", "kai", "ron", "tsumo", "riichi"):
-        assert re.search(r"[ぁ-んァ-ン一-龯]", en[f"momojan.act.{term}"]), term
+        assert re.fullmatch(r"[A-Z][a-z]+", en[f"momojan.act.{term}"]), term
+        assert japanese.search(en[f"momojan.act.{term}.term"]), term
+        assert ja[f"momojan.act.{term}"] == ja[f"momojan.act.{term}.term"], term
+    assert en["momojan.line.ron"] == "Ron bonus"
+    for yaku in YAKU:
+        assert not japanese.search(en[f"momojan.yaku.{yaku.id}.why"].replace("Ron", "")), yaku
+        assert japanese.search(ja[f"momojan.yaku.{yaku.id}.why"]), yaku

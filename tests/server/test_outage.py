@@ -1,10 +1,11 @@
-"""A server outage costs nobody: a real ``asobiba serve`` is killed (SIGKILL) while a person's wait
-is open, stays down longer than the whole wait, and comes back. The wait resumes with at least
-what it had left, and nothing was played for anyone meanwhile."""
+"""A server outage costs nobody: a real ``asobiba serve`` is killed (SIGKILL) or stopped (SIGTERM,
+a restart) while a person's wait is open, stays down longer than the whole wait, and comes back.
+The wait resumes with at least what it had left, and nothing was played for anyone meanwhile."""
 
 from __future__ import annotations
 
 import json
+import signal
 import time
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,8 @@ from websockets.sync.client import ClientConnection
 from asobiba.core.bots import decide
 from asobiba.games import get_game
 from asobiba.games.mokochaka.cards import SPECIALS, judge, parse_card
-from asobiba.server.rooms.room import bot_seed_for
+from asobiba.server.rooms.bot_turns import bot_seed_for
+from tests.michikake_deals import claimable_first_discard
 from tests.server.servers import Guest, ServerProcess, next_message
 
 
@@ -54,13 +56,24 @@ def quiet_first_flip() -> int:
 
 
 def outage(
-    server: ServerProcess, guest: Guest, room: dict[str, Any], before: dict[str, Any], wait: float
+    server: ServerProcess,
+    guest: Guest,
+    room: dict[str, Any],
+    before: dict[str, Any],
+    wait: float,
+    sigterm: bool = False,
 ) -> None:
-    """Kill the server with the wait ``before`` open (``wait`` seconds long in all), stay down
-    longer than the whole wait, come back: the wait resumes with what it had left, nothing was
-    played, and it then runs out."""
+    """Kill the server (or stop it by SIGTERM) with the wait ``before`` open (``wait`` seconds
+    long in all), stay down longer than the whole wait, come back: the wait resumes with what it
+    had left, nothing was played, and it then runs out. A stop stores where the clock stood as
+    it stops (a kill leaves the last event's time), so it may have used what ran between
+    ``before`` and the stop, never more."""
     asked = time.monotonic()
-    server.kill()
+    if sigterm:
+        assert server.stop_by(signal.SIGTERM) == 0
+    else:
+        server.kill()
+    spent = time.monotonic() - asked if sigterm else 0.0
     time.sleep(wait + 1.0)
     server.start()
     with guest.socket(room["ws"]) as ws:
@@ -69,7 +82,7 @@ def outage(
         assert again["type"] == "sync"
         assert again["obs"] == before["obs"], "nothing was played for anyone"
         assert again["legal"] == before["legal"]
-        assert again["deadline_in"] >= before["deadline_in"] - 0.05, (
+        assert again["deadline_in"] >= before["deadline_in"] - spent - 0.05, (
             f"had {before['deadline_in']} s left {resumed - asked:.1f} s ago, "
             f"got back {again['deadline_in']}"
         )
@@ -89,7 +102,10 @@ def live(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
     server.stop()
 
 
-def test_a_mokochaka_call_window_survives_a_killed_server(live: ServerProcess) -> None:
+@pytest.mark.parametrize("sigterm", [False, True], ids=["killed", "stopped"])
+def test_a_mokochaka_call_window_survives_a_killed_or_stopped_server(
+    live: ServerProcess, sigterm: bool
+) -> None:
     guest = Guest(live.base)
     body = {"game": "mokochaka", "level": "expert", "players": 2, "seed": quiet_first_flip()}
     status, room = guest.request("POST", "/api/rooms", body)
@@ -101,12 +117,15 @@ def test_a_mokochaka_call_window_survives_a_killed_server(live: ServerProcess) -
         assert next_view(ws)["obs"]["phase"] == "call"
         before = resync(ws)
     assert before["obs"]["phase"] == "call" and 0 < before["deadline_in"] <= 3.0
-    outage(live, guest, room, before, before["obs"]["call_deadline"] - before["obs"]["flip_at"])
+    window = before["obs"]["call_deadline"] - before["obs"]["flip_at"]
+    outage(live, guest, room, before, window, sigterm)
 
 
 def test_a_michikake_claim_window_survives_a_killed_server(live: ServerProcess) -> None:
     guest = Guest(live.base)
-    body = {"game": "michikake", "level": "beginner", "players": 3}
+    # A person who cannot claim is never asked (issue 31): a deal whose first discard they can.
+    seed = claimable_first_discard("beginner")
+    body = {"game": "michikake", "level": "beginner", "players": 3, "order": "second", "seed": seed}
     status, room = guest.request("POST", "/api/rooms", body)
     assert status == 201, room
     with guest.socket(room["ws"]) as ws:
@@ -117,5 +136,5 @@ def test_a_michikake_claim_window_survives_a_killed_server(live: ServerProcess) 
             view = next_view(ws)
         before = resync(ws)
     window = before["obs"]["window"]
-    assert window["discarder"] != 0 and 0 < before["deadline_in"] <= window["seconds"]
+    assert window["discarder"] != before["seat"] and 0 < before["deadline_in"] <= window["seconds"]
     outage(live, guest, room, before, window["seconds"])

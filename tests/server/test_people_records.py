@@ -23,6 +23,7 @@ from itsdangerous import TimestampSigner
 from asobiba.core.options import rule_key
 from asobiba.games import get_game
 from asobiba.server.app import create_app
+from asobiba.server.rooms.recovery import finish_if_over, replay
 from asobiba.server.store.db import Result, Review
 from asobiba.server.store.records import accuracy_by_rules, game_list, results_for, summarize
 from asobiba.server.store.store import ChatLine, Finish, Store
@@ -64,11 +65,13 @@ def played_game(
     seed: int,
     standin_seat: int | None = None,
     chat: Sequence[tuple[int | None, str, str, str | None, str | None]] = (),
+    finish: bool = True,
 ) -> dict[str, Any]:
     """A short Mancala (3 seeds a pit) played out by beginner bots for every seat and logged as
     a room logs it; ``standin_seat``'s moves from its third on are marked as a stand-in's (the
     person went away), and the results say so. ``chat``: (seat, player, name, text, stamp)
-    lines kept with the room. Returns the outcome."""
+    lines kept with the room; without ``finish`` the last move is logged but the game is not
+    marked finished (as when the process died in between). Returns the outcome."""
     for spec in seats:
         if "player" in spec:
             store.ensure_player(spec["player"])
@@ -87,13 +90,12 @@ def played_game(
         standin = "casual" if seat == standin_seat and moves[seat] >= 2 else None
         moves[seat] += 1
         outcome = MANCALA.outcome(state)
-        finish = None
-        if outcome is not None:
-            results = results_for(
-                room_id, MANCALA, OPTIONS, seats, outcome, standin=standin_seat is not None
-            )
-            finish = Finish(outcome, results)
-        store.append_event(room_id, seq, seat, action, float(seq), finish=finish, standin=standin)
+        end = None
+        if outcome is not None and finish:
+            stood_in = () if standin_seat is None else (standin_seat,)
+            results = results_for(room_id, MANCALA, OPTIONS, seats, outcome, None, stood_in)
+            end = Finish(outcome, results)
+        store.append_event(room_id, seq, seat, action, float(seq), finish=end, standin=standin)
         seq += 1
     if standin_seat is not None:
         assert moves[standin_seat] >= 3, "the stand-in played at least one move"
@@ -103,11 +105,12 @@ def played_game(
 def test_every_person_at_a_table_of_people_gets_a_result() -> None:
     seats = [{"player": "a", "name": "Aki"}, {"player": "b", "name": "Ben"}]
     outcome = {"scores": [20, 16], "winners": [0], "margin": 4}
-    won, lost = results_for("r", MANCALA, {}, seats, outcome, standin=True)
+    won, lost = results_for("r", MANCALA, {}, seats, outcome, standins={1})
     assert (won.player_id, won.result, won.margin) == ("a", "win", 4)
     assert (lost.player_id, lost.result, lost.margin) == ("b", "loss", -4)
+    assert (won.standin, lost.standin) == (False, True), "only the seat stood in for is marked"
     for result in (won, lost):
-        assert result.people == 2 and result.standin is True
+        assert result.people == 2
         assert result.level == "", "no seat was a bot"
         assert result.players == 2
     # A game against bots is as before: one person, the bots' level, no stand-in.
@@ -233,7 +236,7 @@ def test_people_games_are_counted_apart_named_and_marked(site: TestClient) -> No
     assert set(listed) == {"bots1", "people1", "people2"}
     assert (listed["bots1"]["people"], listed["bots1"]["standin"]) == (1, False)
     assert listed["bots1"]["names"] == [None, None]
-    assert (listed["people1"]["people"], listed["people1"]["standin"]) == (2, True)
+    assert listed["people1"]["people"] == 2
     assert listed["people1"]["names"] == ["Aki", SCRIPT_NAME]
     assert listed["people2"]["names"] == [SCRIPT_NAME, "Aki"]
     assert (listed["people2"]["standin"], listed["people2"]["seat"]) == (False, 1)
@@ -246,7 +249,27 @@ def test_people_games_are_counted_apart_named_and_marked(site: TestClient) -> No
     mine = {g["room_id"]: g for g in theirs["games"]}
     assert set(mine) == {"people1", "people2"}
     assert mine["people1"]["seat"] == 1 and mine["people1"]["standin"] is True
+    assert listed["people1"]["standin"] is False, "the stand-in played for Ben, not for Aki"
     assert mine["people1"]["margin"] == -listed["people1"]["margin"]
+
+
+def test_the_stand_in_mark_is_on_the_seat_it_played_for_only(site: TestClient) -> None:
+    """The results written from the log (as start-up finishes a game whose end was logged but
+    not written) mark the seat the stand-in played for, from the log's per-event marks: the
+    host, who played every move of theirs, gets no mark."""
+    store = store_of(site)
+    aki = guest(site)
+    ben_client, ben = other_guest(site)
+    seats = [{"player": aki, "name": "Aki"}, {"player": ben, "name": "Ben"}]
+    played_game(store, "people1", seats, seed=2, standin_seat=1, finish=False)
+    stored = store.load_room("people1")
+    assert stored is not None and stored.stood_in == {1}
+    assert finish_if_over(store, MANCALA, stored, replay(MANCALA, stored))
+
+    [mine] = site.get("/api/records/mancala").json()["games"]
+    [theirs] = ben_client.get("/api/records/mancala").json()["games"]
+    assert (mine["seat"], mine["standin"]) == (0, False)
+    assert (theirs["seat"], theirs["standin"]) == (1, True)
 
 
 def test_the_replay_names_the_seats_shows_the_chat_and_the_stand_ins_moves(
@@ -309,3 +332,44 @@ def test_a_replay_against_bots_has_no_names_chat_or_stand_ins(site: TestClient) 
         {"kind": "bot", "name": None, "level": "beginner"},
     ]
     assert (replay["chat"], replay["standins"], replay["level"]) == ([], [], "beginner")
+
+
+def test_a_game_every_seat_ties_is_a_draw_for_everyone() -> None:
+    """Four people end a MICHIKAKE session on 1000 each: nobody won, so nobody gets a win nor a
+    1st place; a tie at the top between some seats only stays a shared win."""
+    game = get_game("michikake")
+    seats = [{"player": p, "name": p} for p in "abcd"]
+    level = {
+        "scores": [1000] * 4,
+        "winners": [0, 1, 2, 3],
+        "ranks": [1, 1, 1, 1],
+        "end": "deals",
+        "deals": 4,
+        "best": [None] * 4,
+    }
+    results = results_for("r", game, {}, seats, level)
+    assert [(r.result, r.margin) for r in results] == [("draw", 0)] * 4
+    assert [r.stats["places"] for r in results] == [["tied"]] * 4
+    rows = summarize(results, [], game.record_fields())
+    assert [(row["wins"], row["draws"]) for row in rows] == [(0, 1)] * 4
+    assert rows[0]["stats"]["places"] == [["tied", 1]]
+
+    shared = level | {"scores": [1200, 1200, 900, 700], "winners": [0, 1], "ranks": [1, 1, 3, 4]}
+    results = results_for("r", game, {}, seats, shared)
+    assert [r.result for r in results] == ["win", "win", "loss", "loss"]
+    assert [r.stats["places"] for r in results] == [["1"], ["1"], ["3"], ["4"]]
+
+
+def test_a_mokochaka_game_every_seat_ties_is_a_draw() -> None:
+    """Mokochaka lists every seat tied at the top among its winners: all of them is a draw."""
+    game = get_game("mokochaka")
+    seats = [{"player": "a"}, {"player": "b"}, {"bot": "casual"}]
+    outcome = {
+        "scores": [5, 5, 5],
+        "winners": [0, 1, 2],
+        "cards": [5, 5, 5],
+        "gabu": [0, 0, 0],
+        "fastest_call": [None, None, None],
+        "emptied": [],
+    }
+    assert [r.result for r in results_for("r", game, {}, seats, outcome)] == ["draw", "draw"]

@@ -5,6 +5,7 @@ enough to solve; stored once and reused; clear errors that change nothing."""
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +23,7 @@ from asobiba.server.settings import SocketLimits
 from asobiba.server.store.db import make_engine, migrate, session_factory
 from asobiba.server.store.store import Store
 from tests.games.mancala.test_analysis import solved_margin
+from tests.server.servers import alive, grandchildren
 from tests.server.stored_games import store_of, stored_game
 
 SMALL = {"pits": 3, "seeds": 3}
@@ -298,3 +300,28 @@ def test_two_jobs_at_once_take_turns_in_the_pool(store: Store) -> None:
             await reviewer.close()
 
     asyncio.run(run())
+
+
+def test_closing_the_reviewer_waits_for_the_position_being_valued(store: Store) -> None:
+    """The site's stop closes the reviewer while a position is being valued: ``close`` returns
+    once its worker has ended, so nothing of the pool is left running at exit (a stop by
+    SIGTERM would otherwise leave the pool's semaphores to the resource tracker, which calls
+    them leaked)."""
+    store.ensure_player("p")
+    stored_game(store, "x", [{"player": "p"}, {"bot": "beginner"}], 4, "beginner", "mancala", {})
+
+    async def run() -> set[int]:
+        reviewer = Reviewer(store, seconds=2.0)  # a full board: each position takes its time
+        before = grandchildren(os.getpid())
+        x = store.load_room("x")
+        assert x is not None
+        reviewer.start(x)
+        deadline = time.monotonic() + 60  # a bound on waiting, not a timing assertion
+        while not (workers := grandchildren(os.getpid()) - before):
+            assert time.monotonic() < deadline, "the review worker never started"
+            await asyncio.sleep(0.05)
+        await reviewer.close()
+        return workers
+
+    workers = asyncio.run(run())
+    assert not [pid for pid in workers if alive(pid)], "a review worker outlived close"

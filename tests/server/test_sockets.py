@@ -51,9 +51,9 @@ def test_connect_sends_the_seat_observation_and_legal_moves(
     assert sync["obs"]["to_move"] == 0
     assert sync["players"] == [
         {"kind": "human", "name": None, "connected": True, "standin": None}
-        | {"host": False, "clock": None},
+        | {"away": None, "standin_in": None, "host": False, "clock": None},
         {"kind": "bot", "level": "beginner", "name": None, "connected": True, "standin": None}
-        | {"host": False, "clock": None},
+        | {"away": None, "standin_in": None, "host": False, "clock": None},
     ]
     assert sync["table"]["status"] == "playing" and sync["table"]["code"] is None
     assert sync["table"]["you"] == {"seat": 0, "host": False, "may_chat": False}
@@ -147,6 +147,22 @@ def test_a_socket_opened_from_another_site_is_refused(client: TestClient, start:
     else:
         raise AssertionError("the cross-origin socket was accepted")
     with client.websocket_connect(room["ws"], headers={"origin": "http://testserver"}) as ws:
+        assert ws.receive_json()["type"] == "sync"
+
+
+def test_the_origins_scheme_must_be_the_sockets(client: TestClient, start: Start) -> None:
+    """Issue 30, point 10: a page of the same host over plain HTTP (which anyone on the line can
+    write) may not open a socket of the site served over TLS, nor the other way round."""
+    room = start(client)
+    secure = room["ws"].replace("/ws/", "wss://testserver/ws/", 1)
+    for url, origin in [(secure, "http://testserver"), (room["ws"], "https://testserver")]:
+        with (
+            pytest.raises(WebSocketDenialResponse) as refused,
+            client.websocket_connect(url, headers={"origin": origin}) as ws,
+        ):
+            ws.receive_json()
+        assert refused.value.status_code == 403, (url, origin)
+    with client.websocket_connect(secure, headers={"origin": "https://testserver"}) as ws:
         assert ws.receive_json()["type"] == "sync"
 
 

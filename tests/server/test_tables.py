@@ -137,6 +137,9 @@ def test_a_person_may_leave_before_the_start_and_the_host_closes_the_table(
         ({"seats": [OPEN, OPEN]}, "invalid_seats"),
         ({"seats": [ME]}, "invalid_seats"),
         ({"seats": [ME, {"kind": "bot", "level": "godlike"}]}, "invalid_level"),
+        ({"seats": [ME, {"kind": "bot"}]}, "invalid_level"),
+        ({"seats": [ME, {"kind": "open", "level": "x"}]}, "invalid_seats"),
+        ({"seats": [{"kind": "me", "level": "expert"}, OPEN]}, "invalid_seats"),
         ({"seats": [ME, OPEN], "standin": "godlike"}, "invalid_level"),
         ({"seats": [ME, OPEN], "clock": {"move": 1, "reserve": 0}}, "invalid_clock"),
         ({"seats": [ME, OPEN], "clock": {"move": 30}}, "invalid_clock"),
@@ -158,20 +161,54 @@ def test_a_bad_table_is_refused_and_nothing_is_made(
 
 @pytest.mark.parametrize(
     ("name", "shown"),
-    [("  Aki   Sato ", "Aki Sato"), ("<b>桃</b>", "<b>桃</b>"), ("é", "é")],
+    [
+        ("  Aki   Sato ", "Aki Sato"),
+        ("<b>桃</b>", "<b>桃</b>"),
+        ("é", "é"),
+        ("Nguyê\u0303n", "Nguyễn"),  # NFC composes what it can; two marks may stack
+        ("x\u0301\u0302\u0303", "x\u0301\u0302\u0303"),  # three marks: still a name
+        ("🍑", "🍑"),
+        ("\u3164Aki", "\u3164Aki"),  # a blank-looking character beside letters: visible
+    ],
 )
 def test_names_are_trimmed_and_kept_as_typed(app_client: TestClient, name: str, shown: str) -> None:
     guest = Guest(app_client)
     assert guest.put("/api/me", json={"name": name}).json() == {"name": shown}
-    assert guest.get("/api/me").json() == {"name": shown}
+    assert guest.get("/api/me").json()["name"] == shown
 
 
-@pytest.mark.parametrize("name", ["", "   ", "a" * 17, "Aki\nSato", "A\u202eB", "x\u200by"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "",
+        "   ",
+        "a" * 17,
+        "Aki\nSato",
+        "A\u202eB",
+        "x\u200by",
+        # Issue 30, point 8: names with no visible letter, and marks piled on one character.
+        "\u3164",
+        "\uffa0\uffa0",
+        "\u2800 \u2800",
+        "\u115f\u1160",
+        "\u0301\u0301",
+        "x\u0301\u0302\u0303\u0304",
+        "Z" + "\u0336\u0337\u0338\u0335" * 3,
+    ],
+)
 def test_a_name_that_cannot_be_shown_is_refused(app_client: TestClient, name: str) -> None:
     guest = Guest(app_client, "Aki")
     response = guest.put("/api/me", json={"name": name})
     assert response.status_code == 400 and response.json()["error"]["code"] == "invalid_name"
-    assert guest.get("/api/me").json() == {"name": "Aki"}
+    assert guest.get("/api/me").json()["name"] == "Aki"
+
+
+def test_me_tells_each_guest_a_public_id_of_their_own(app_client: TestClient) -> None:
+    aki, ben = Guest(app_client), Guest(app_client)
+    first = aki.get("/api/me").json()["id"]
+    assert aki.get("/api/me").json()["id"] == first, "the same id on every visit"
+    assert ben.get("/api/me").json()["id"] != first
+    assert len(first) == 12 and first not in (aki.cookie or "")
 
 
 def test_a_guest_without_a_name_joins_as_a_guest_number(app_client: TestClient) -> None:
@@ -198,11 +235,19 @@ def test_a_stand_in_plays_for_a_person_away_and_hands_the_seat_back(
         with friend.socket(room) as friend_ws:
             until(friend_ws, lambda m: m["type"] == "sync")
             _, seen = until(ws, lambda m: m["type"] == "players" and m["players"][1]["connected"])
+        # From the moment the socket drops, everyone sees the friend away and the countdown to
+        # the stand-in (issue 31, point 9), before the stand-in plays.
+        gone, dropped = until(
+            ws, lambda m: m["type"] == "players" and not m["players"][1]["connected"]
+        )
+        assert gone["players"][1]["standin"] is None
+        assert 0 < gone["players"][1]["standin_in"] <= 0.3
         away, more = until(
             ws, lambda m: m["type"] == "players" and m["players"][1]["standin"] == "beginner"
         )
         assert away["players"][1]["connected"] is False
-        views = [m for m in seen + more if m["type"] in ("sync", "event")]
+        assert away["players"][1]["standin_in"] is None
+        views = [m for m in seen + dropped + more if m["type"] in ("sync", "event")]
         legal = views[-1]["legal"]
         for _ in range(3):  # the host moves; the stand-in answers for the friend each time
             ws.send_json({"type": "act", "action": legal[0]})
@@ -233,7 +278,8 @@ def test_when_a_persons_clock_runs_out_the_stand_in_plays_that_move(
     app_client: TestClient,
 ) -> None:
     """Five seconds a move and no reserve: the person who does not move loses the move to the
-    stand-in, and keeps the seat (connected, no stand-in mark)."""
+    stand-in, everyone is shown that the stand-in plays it, and the person keeps the seat
+    (connected, not away; one timeout in a row)."""
     host, friend = Guest(app_client, "Aki"), Guest(app_client, "Bea")
     clock = {"move": 5, "reserve": 0}
     table = host_table(host, "mancala", [ME, OPEN], clock=clock)
@@ -248,10 +294,17 @@ def test_when_a_persons_clock_runs_out_the_stand_in_plays_that_move(
         assert 0 < ticking["players"][0]["clock"]["deadline_in"] <= 5
         assert ticking["players"][0]["clock"]["reserve"] == 0
         # The host never moves: after 5 s the stand-in moves for them, and it is Bea's turn.
-        turn, _ = until(friend_ws, lambda m: m["type"] == "event" and bool(m["legal"]))
+        turn, seen = until(friend_ws, lambda m: m["type"] == "event" and bool(m["legal"]))
         assert turn["obs"]["to_move"] == 1
-        players, _ = until(ws, lambda m: m["type"] == "players")
-        assert players["players"][0]["connected"] and players["players"][0]["standin"] is None
+        shown = [m["players"][0] for m in seen if m["type"] == "players"]
+        assert any(p["standin"] == sync["table"]["standin"] for p in shown), "shown to Bea"
+        assert all(p.get("away") is None for p in shown)
+        players, _ = until(
+            ws, lambda m: m["type"] == "players" and m["players"][0]["clock"]["timeouts"]
+        )
+        host = players["players"][0]
+        assert host["connected"] and host["standin"] is None and host["away"] is None
+        assert host["clock"]["timeouts"] == 1
     stored = app_client.app.state.hub.store.load_room(room)  # type: ignore[attr-defined]
     assert stored.events[0][0] == 0 and stored.standins[0] is not None
     assert stored.events[0][2] - stored.settings["started_at"] >= 5

@@ -9,6 +9,7 @@ from importlib import resources
 from typing import Any
 
 from asobiba.core.game import DesignedPace, paces_from
+from asobiba.core.ratings import Ladder, ladders_from
 
 
 @dataclass(frozen=True)
@@ -69,3 +70,9 @@ PACES: dict[str, DesignedPace] = paces_from(
 )
 """Each level's pace, weakest first: the room shows that bot's moves ``pace.draw(rng)`` seconds
 after asking it, never when its computation happens to finish (core.bots.Pace says why)."""
+
+LADDERS: dict[str, Ladder] = ladders_from(
+    _DATA["ladders"], [level.id for level in LEVELS], "mancala"
+)
+"""Each rule family's arena ladder of the bot levels (data.toml ``[[ladders]]``): the fixed
+ratings games against the computer are rated against (``core.ratings.anchors``)."""

@@ -29,10 +29,11 @@ from asobiba.core.game import (
     pace_rows,
 )
 from asobiba.core.options import OptionSpec, resolve_options
+from asobiba.core.ratings import Ladder
 from asobiba.games.mancala import analysis, lessons
 from asobiba.games.mancala import board as kernel
 from asobiba.games.mancala.board import Rules
-from asobiba.games.mancala.data import GRADES, LEVELS, PACES, Grades, Level
+from asobiba.games.mancala.data import GRADES, LADDERS, LEVELS, PACES, Grades, Level
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +131,16 @@ class Mancala:
         """This level's slowest decision measured on the development machine (data.toml
         ``[[pace]]`` ``slowest``)."""
         return designed_slowest(PACES, level, "mancala")
+
+    def rating_family(self, options: Mapping[str, Any], seats: int) -> str:
+        """Kalah and Basic are rated apart (``core.game.rating_key``): a race to empty one's
+        side is another game than a count of stones, whatever the other options."""
+        return str(self.resolve_options(options)["variant"])
+
+    def rating_ladders(self) -> dict[str, Ladder]:
+        """Every rule family rated, with its bot levels' arena ladder (data.toml
+        ``[[ladders]]``)."""
+        return LADDERS
 
     def record_fields(self) -> list[RecordField]:
         return []  # wins, streaks and the best margin (common to every game) say it all

@@ -16,8 +16,9 @@ chooses:
   shown steals, estimates how likely they are to wait on the card, and weighs that by what a
   win on a discard costs the discarder (all of it, the dealer's × 1.5 included).
 - ``search``: samples the hidden cards consistent with its observation (``sample_state``) and
-  plays the reader's best discards out to the end of the deal with a greedy policy at every
-  seat, leaving the reader's choice only for a clearly better average change in its points.
+  plays the reader's best discards (those as close to winning as its best) out to the end of
+  the deal with a greedy policy at every seat, leaving the reader's choice only for a clearly
+  better average change in its points.
 
 Every level may ``slip``: a share of its discards thrown at random, the careless moments that
 space the levels (docs/STRENGTH.md measures why). Random choices come from a keyed stream
@@ -430,14 +431,22 @@ class SearchBot(ReaderBot):
     """Determinized rollouts: ``samples`` deals consistent with the observation, each candidate
     discard played out in every one of them (the same samples for every candidate), all seats
     playing the greedy policy to the end of the deal. Only the ``width`` best discards by the
-    reader's own score are searched, and the reader's best is kept unless another one's mean
-    change in points beats it clearly (``_better``)."""
+    reader's own score are searched, and only those as close to winning as the best (``_band``);
+    the reader's best is kept unless another one's mean change in points beats it clearly
+    (``_better``).
+
+    The rollouts cannot judge a ready hand against a broken one: their policy never steals,
+    never defends and never weighs what a win scores, so a ready hand's line stops at its first
+    cheap win while a broken hand's line, drawing on, now and then completes a crest hand. Over
+    40 samples that luck crossed the bar: holding C3 C4 R1 R1 R2 R3, ready on C2 or C5 with six
+    copies unseen, the expert threw C4 for the R crest."""
 
     def _discard(self, view: View, rng: random.Random) -> int:
         values = self._values(view)
         scored = {c: values[c] - self.level.caution * expected_loss(view, c) for c in values}
         ranked = sorted(scored, key=lambda c: (-scored[c], c))
-        candidates = ranked[: self.level.width]
+        band = _band(values[ranked[0]])
+        candidates = [c for c in ranked[: self.level.width] if _band(values[c]) == band]
         if len(candidates) == 1:
             return candidates[0]
         top = candidates[0]

@@ -6,7 +6,8 @@ wins (``{"win": true}`` is then its only action), else it discards one. After ev
 claim window opens for every other seat (``data.toml`` ``claim_seconds``): each answers
 ``{"pass": true}``, ``{"win": true}`` or ``{"steal": true}``; the answers stay secret and are
 settled together by the rules when the window closes (a win beats a steal; among wins the
-nearest clockwise from the discarder), at its deadline or as soon as everyone has answered.
+nearest clockwise from the discarder), at its deadline or as soon as everyone has answered
+(only at its deadline when two or more people sit at the table: ``new_table``).
 Then the next seat draws, or the stealer shows its three cards and discards, and play goes on
 from the stealer's left.
 
@@ -33,6 +34,7 @@ from asobiba.core.game import (
     pace_rows,
 )
 from asobiba.core.options import OptionSpec, resolve_options
+from asobiba.core.ratings import Ladder
 from asobiba.core.rng import is_seed
 from asobiba.games.michikake.cards import is_card, is_two_sets, sort_cards
 from asobiba.games.michikake.data import (
@@ -40,6 +42,7 @@ from asobiba.games.michikake.data import (
     BREAK_SECONDS,
     CLAIM_SECONDS,
     FIRST_DEALER,
+    LADDERS,
     LEVELS,
     MAX_STEALS,
     PACES,
@@ -73,6 +76,8 @@ from asobiba.games.michikake.state import (
 
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 """English place names for the records' place counts."""
+ALL_TIED = "tied"
+"""The place a record gives every seat of a session that ends with all on the same points."""
 
 __all__ = ["BREAK", "CLAIM", "DISCARD", "OPTIONS", "OVER", "Michikake", "MichikakeState"]
 
@@ -125,6 +130,17 @@ class Michikake:
         """This level's slowest decision measured on the development machine (data.toml
         ``[[pace]]`` ``slowest``)."""
         return designed_slowest(PACES, level, "michikake")
+
+    def rating_family(self, options: Mapping[str, Any], seats: int) -> str:
+        """Three and four players are rated apart (``core.game.rating_key``: ``michikake/3``,
+        ``michikake/4``): with 3 players the deck has no Hexagon suit, and every seat has one
+        opponent fewer."""
+        return str(seats)
+
+    def rating_ladders(self) -> dict[str, Ladder]:
+        """Every rule family rated, with its bot levels' arena ladder (data.toml
+        ``[[ladders]]``)."""
+        return LADDERS
 
     def make_bot(self, level: str, seed: int) -> Bot:
         from asobiba.games.michikake.bots import make_bot
@@ -213,6 +229,22 @@ class Michikake:
         )
         return start_deal(blank, [])
 
+    def new_table(
+        self, options: Mapping[str, Any], seats: int, seed: int, people: int
+    ) -> MichikakeState:
+        """The session for a table where ``people`` of the seats are persons
+        (``core.game.first_state``): with two or more, every claim window runs its full
+        length (``MichikakeState.full_windows``); with one, the last answer closes it, and the
+        bots' paced answers keep its length blind to their cards."""
+        return evolve(self.new_state(options, seats, seed), full_windows=people >= 2)
+
+    def automatic(self, state: MichikakeState, seat: int) -> dict[str, Any] | None:
+        """The answer a seat gives without being asked (``core.game.automatic``): a pass in a
+        claim window it cannot use, where pass is its only legal answer."""
+        if state.phase == CLAIM and self.legal_actions(state, seat) == [{"pass": True}]:
+            return {"pass": True}
+        return None
+
     def to_move(self, state: MichikakeState) -> frozenset[int]:
         if state.phase == DISCARD:
             return frozenset((state.turn,))
@@ -292,7 +324,7 @@ class Michikake:
         if key == "steal" and not can_steal(state, seat, window.card):
             raise IllegalAction(f"seat {seat} cannot steal {window.card}: {_why_not(state, seat)}")
         answers = tuple(sorted((*window.answers, (seat, key))))
-        if len(answers) == state.players - 1:
+        if len(answers) == state.players - 1 and not state.full_windows:
             return close_window(tick(evolve(state, window=replace(window, answers=answers)), now))
         # An answer is secret: nothing another seat observes changes (not even ``ply``).
         return evolve(state, now=now, window=replace(window, answers=answers))
@@ -327,6 +359,7 @@ class Michikake:
 
     def record_fields(self) -> list[RecordField]:
         places = {str(n): {"ja": f"{n}位", "en": ORDINALS[n]} for n in range(1, self.max_seats + 1)}
+        places[ALL_TIED] = {"ja": "全員同点", "en": "All tied"}
         return [
             RecordField("places", {"ja": "順位", "en": "Places"}, "tally", names=places),
             RecordField("points", {"ja": "終了時の点数", "en": "Points at the end"}, "mean"),
@@ -335,9 +368,12 @@ class Michikake:
 
     def record(self, outcome: dict[str, Any], seat: int) -> dict[str, RecordValue]:
         """The seat's place (ties share it), its final points, and its best winning hand's
-        points in the session (None when it never won)."""
+        points in the session (None when it never won). A session every seat ends on the same
+        points has no places: it is a draw (``records.results_for``), tallied as "all tied",
+        never as a 1st."""
+        ranks = outcome["ranks"]
         return {
-            "places": [str(outcome["ranks"][seat])],
+            "places": [ALL_TIED if set(ranks) == {1} else str(ranks[seat])],
             "points": outcome["scores"][seat],
             "best": outcome["best"][seat],
         }

@@ -97,6 +97,10 @@ class MichikakeState:
     """In a break: the seats that asked for the next deal (secret, like claim answers)."""
     resume_at: float | None = None
     """In a break: when the next deal is dealt even if some seat is not ready."""
+    full_windows: bool = False
+    """Two or more people sit at the table (``Michikake.new_table``): a claim window runs to
+    its deadline whoever has answered, so its length tells no one what another person holds
+    (a seat that cannot claim is never asked, so an early close would show who could)."""
 
 
 FIELDS: tuple[str, ...] = MichikakeState.__slots__

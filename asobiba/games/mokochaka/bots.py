@@ -19,7 +19,7 @@ right (a later grab cannot win), and the flipper from its plain call after any g
 settles the turn; a flipper who has not called owes no call then).
 
 The plan is drawn from a stream (core/rng.py) keyed by the bot's seed, which the room keeps the
-same for a seat all game and secret (``server.rooms.room.bot_seed_for``), and labelled by the level,
+same for a seat all game and secret (``rooms.bot_turns.bot_seed_for``), and labelled by the level,
 the seat and the flip as the observation shows it (the flip count, the turn, the showing cards,
 pile and hand sizes). A seat asked again in the same call phase (after another seat's call or
 grab) therefore keeps its plan (the room makes a fresh bot per state), and answers ``after`` =

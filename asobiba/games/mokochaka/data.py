@@ -9,6 +9,7 @@ from importlib import resources
 from typing import Any
 
 from asobiba.core.game import DesignedValue
+from asobiba.core.ratings import Ladder, ladders_from
 from asobiba.games.mokochaka.cards import ANIMALS, COUNTS
 
 
@@ -90,8 +91,28 @@ FACES: dict[str, tuple[int, ...]] = {
 }
 """Cards of each animal showing 1, 2, 3 and 4 animals."""
 NUMBERS = Numbers(**_DATA["numbers"])
+
+
+@dataclass(frozen=True)
+class Trainer:
+    """The call trainer's numbers (data.toml ``[trainer]``)."""
+
+    flips: int
+    """Cards turned in one session."""
+    pause_min: float
+    """Fewest seconds between a verdict and the next card."""
+    pause_max: float
+    """Most seconds between a verdict and the next card."""
+
+
+TRAINER = Trainer(**_DATA["trainer"])
 LEVELS: list[Level] = [Level(**entry) for entry in _DATA["levels"]]
 LEVEL_BY_ID: dict[str, Level] = {level.id: level for level in LEVELS}
+LADDERS: dict[str, Ladder] = ladders_from(
+    _DATA["ladders"], [level.id for level in LEVELS], "mokochaka"
+)
+"""Each rule family's arena ladder of the bot levels (data.toml ``[[ladders]]``): the fixed
+ratings games against the computer are rated against (``core.ratings.anchors``)."""
 
 for _animal in ANIMALS:
     if len(FACES[_animal]) != len(COUNTS) or sum(FACES[_animal]) != DECK[_animal]:
@@ -103,6 +124,7 @@ for _animal in ANIMALS:
 def _fields() -> dict[str, str]:
     """What a table row may name in braces: every number, deck size and face split."""
     fields = {key: f"{value:g}" for key, value in vars(NUMBERS).items()}
+    fields |= {f"trainer_{key}": f"{value:g}" for key, value in vars(TRAINER).items()}
     fields |= {f"deck_{animal}": str(n) for animal, n in DECK.items()}
     fields |= {f"faces_{animal}": "/".join(map(str, FACES[animal])) for animal in ANIMALS}
     return fields

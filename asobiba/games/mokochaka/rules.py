@@ -18,19 +18,38 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from itertools import combinations
+from dataclasses import replace
 from typing import Any
 
 from asobiba.core.bots import Bot
 from asobiba.core.errors import IllegalAction, InvalidOptions
-from asobiba.core.game import DesignedValue, RecordField
+from asobiba.core.game import (
+    DesignedValue,
+    DrillAnswer,
+    DrillPrompt,
+    DrillVerdict,
+    Lesson,
+    LessonVerdict,
+    RecordField,
+)
 from asobiba.core.options import OptionSpec, resolve_options
+from asobiba.core.ratings import Ladder
 from asobiba.core.rng import deal_rng, is_seed
-from asobiba.games.mokochaka import data
+from asobiba.games.mokochaka import data, lessons, trainer
 from asobiba.games.mokochaka.bots import make_bot
-from asobiba.games.mokochaka.cards import ANIMALS, CALLS, COUNTS, SPECIALS, Card, judge
-from asobiba.games.mokochaka.data import LEVELS, NUMBERS
+from asobiba.games.mokochaka.cards import CALLS, SPECIALS, judge
+from asobiba.games.mokochaka.data import LADDERS, LEVELS, NUMBERS
+from asobiba.games.mokochaka.state import (
+    MokochakaState,
+    Said,
+    Step,
+    event_json,
+    flip_choices,
+    make_event,
+    new_deck,
+    showing,
+    take_choices,
+)
 
 OPTIONS: list[OptionSpec] = []
 """Mokochaka has no option rules; the number of players is the seat count."""
@@ -40,73 +59,6 @@ PENALTY_REASONS = ("wrong_call", "too_slow", "false_grab", "wrong_special")
 """Why a player is penalized: a wrong plain call (a special word said without grabbing is
 one); no call before the timer, or a call or grab 3 s or more after the flip; a grab when no
 special holds; a grab with a special word that does not hold."""
-
-Event = tuple[tuple[str, Any], ...]
-"""A public event as sorted ``(field, value)`` pairs (tuples for lists), to keep states frozen."""
-
-
-@dataclass(frozen=True, slots=True)
-class Said:
-    """A call or a grab (a grab carries its call) made in the current call phase."""
-
-    seat: int
-    word: str
-    at: float
-    grab: bool
-    order: int
-    """Arrival order in this phase: breaks ties between equal times."""
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """Something still owed after a call phase is settled: a token bonus or a penalty."""
-
-    kind: str
-    """"take" (the token winner chooses piles) or "give" (a penalized player pays)."""
-    seat: int
-    reason: str
-    """For "take" the special word that won; for "give" the penalty reason."""
-
-
-@dataclass(frozen=True, slots=True)
-class MokochakaState:
-    """The whole truth of a game, hidden cards included; only ``observe`` may show it."""
-
-    options: tuple[tuple[str, Any], ...]
-    seats: int
-    hands: tuple[tuple[Card, ...], ...]
-    """Each seat's face-down hand, top card first."""
-    piles: tuple[tuple[Card, ...], ...]
-    """The play area's pile slots, each bottom card first (the last card shows); may be empty."""
-    start_player: int
-    turn: int
-    """The seat whose turn it is (the flipper, or who flips next)."""
-    phase: str
-    since: float | None
-    """When the current phase began (the flip time in the call phase); None before any action."""
-    now: float | None
-    """The latest time seen; None before any action."""
-    said: tuple[Said, ...] = ()
-    window_end: float | None = None
-    steps: tuple[Step, ...] = ()
-    resume: int = 0
-    """Who flips once the owed steps are done."""
-    fastest: tuple[float | None, ...] = ()
-    events: tuple[Event, ...] = ()
-    serial: int = 0
-    """How many events ever happened (the last one's number)."""
-    flips: int = 0
-
-
-def _event(kind: str, serial: int, fields: Mapping[str, Any]) -> Event:
-    items: dict[str, Any] = {"type": kind, "n": serial}
-    for key, value in fields.items():
-        items[key] = tuple(value) if isinstance(value, list) else value
-    return tuple(sorted(items.items()))
-
-
-def _event_json(event: Event) -> dict[str, Any]:
-    return {key: list(value) if isinstance(value, tuple) else value for key, value in event}
 
 
 class _Table:
@@ -151,7 +103,7 @@ class _Table:
 
     def log(self, kind: str, **fields: Any) -> None:
         self.serial += 1
-        self.events.append(_event(kind, self.serial, fields))
+        self.events.append(make_event(kind, self.serial, fields))
 
     def tick(self, at: float) -> None:
         self.now = at if self.now is None else max(self.now, at)
@@ -278,38 +230,6 @@ class _Table:
         self.phase, self.since, self.turn = "flip", at, self.resume
 
 
-def showing(piles: tuple[tuple[Card, ...], ...] | list[list[Card]]) -> list[Card]:
-    """The cards showing on the piles (each non-empty pile's last card), in pile order."""
-    return [pile[-1] for pile in piles if pile]
-
-
-def take_choices(
-    piles: tuple[tuple[Card, ...], ...] | list[list[Card]], seats: int
-) -> list[tuple[int, ...]]:
-    """The pile sets a token winner may take; one set (every pile) when there are no more."""
-    present = [i for i, pile in enumerate(piles) if pile]
-    count = NUMBERS.take(seats)
-    if len(present) <= count:
-        return [tuple(present)]
-    return list(combinations(present, count))
-
-
-def flip_choices(piles: tuple[tuple[Card, ...], ...]) -> list[int]:
-    """Where the flipper may put the card: the first empty slot while one exists, else any."""
-    empty = [i for i, pile in enumerate(piles) if not pile]
-    return empty[:1] if empty else list(range(len(piles)))
-
-
-def new_deck() -> list[Card]:
-    """All 32 cards, in a fixed order (animal, then count)."""
-    return [
-        Card(animal, count)
-        for animal in ANIMALS
-        for count, cards in zip(COUNTS, data.FACES[animal], strict=True)
-        for _ in range(cards)
-    ]
-
-
 def _time(at: Any) -> float | None:
     if at is None:
         return None
@@ -343,6 +263,16 @@ class Mokochaka:
     def designed_values(self) -> list[DesignedValue]:
         return data.designed_values()
 
+    def rating_family(self, options: Mapping[str, Any], seats: int) -> str:
+        """Rated by the number of players (``core.game.rating_key``: ``mokochaka/3p``): a race
+        against one other is another game than against five."""
+        return f"{seats}p"
+
+    def rating_ladders(self) -> dict[str, Ladder]:
+        """Every rule family rated, with its bot levels' arena ladder (data.toml
+        ``[[ladders]]``)."""
+        return LADDERS
+
     def pace(self, level: str) -> None:
         """No pace: Mokochaka is real-time and its bots already return their own human
         reaction time (``Timed.after``, never under 0.15 s from the flip), while a decision
@@ -350,6 +280,27 @@ class Mokochaka:
         if level not in self.levels:
             raise InvalidOptions(f"unknown level {level!r}; levels: {self.levels}")
         return None
+
+    def lessons(self) -> list[Lesson]:
+        """The course of /learn/mokochaka (lessons.toml)."""
+        return list(lessons.lessons(self))
+
+    def check_lesson(self, lesson_id: str, actions: list[Any]) -> LessonVerdict:
+        """Judge a learner's moves in a lesson with the engine (see lessons.py)."""
+        return lessons.check(self, lesson_id, actions)
+
+    def drill(self, seed: int) -> list[DrillPrompt]:
+        """A call trainer session drawn from ``seed`` (see trainer.py)."""
+        return trainer.drill(seed)
+
+    def judge_drill(self, prompt: DrillPrompt, action: Any, seconds: float | None) -> DrillVerdict:
+        return trainer.judge_drill(prompt, action, seconds)
+
+    def drill_kinds(self) -> dict[str, dict[str, str]]:
+        return trainer.drill_kinds()
+
+    def drill_summary(self, answers: list[DrillAnswer]) -> dict[str, Any]:
+        return trainer.drill_summary(answers)
 
     def make_bot(self, level: str, seed: int) -> Bot:
         if level not in self.levels:
@@ -390,7 +341,7 @@ class Mokochaka:
             now=None,
             resume=start,
             fastest=(None,) * seats,
-            events=(_event("start", 1, {"seat": start}),),
+            events=(make_event("start", 1, {"seat": start}),),
             serial=1,
         )
 
@@ -590,7 +541,7 @@ class Mokochaka:
                 {"seat": x.seat, "word": x.word, "at": x.at, "grab": x.grab} for x in state.said
             ],
             "choice": choice,
-            "events": [_event_json(event) for event in state.events],
+            "events": [event_json(event) for event in state.events],
             "outcome": self.outcome(state),
         }
 

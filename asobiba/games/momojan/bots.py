@@ -23,11 +23,9 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
-from asobiba.core.bots import Bot
-from asobiba.core.errors import InvalidOptions
 from asobiba.core.rng import stream
 from asobiba.games.momojan.cards import DECK, KINDS, Card, is_dora, is_fruit, is_peach, sort_cards
-from asobiba.games.momojan.data import LEVEL_BY_ID, Level
+from asobiba.games.momojan.data import Level
 from asobiba.games.momojan.hand import SETS_TO_WIN, hand_waits, head_ok, set_kind
 from asobiba.games.momojan.scoring import Meld
 
@@ -35,6 +33,9 @@ Action = dict[str, Any]
 
 KAI_TIE = 0.001
 """Added to a 開's value: on a tie the hand stays closed and flexible."""
+KEEP = 0.05
+"""Added to a discard's value for throwing a dora, and again for a モモ (wild, so flexible),
+while the hand left is not ready: a tie-break worth five unseen cards that help."""
 
 _SETS: frozenset[tuple[Card, Card, Card]] = frozenset(
     (a, b, c) for a, b, c in combinations(sort_cards(DECK), 3) if set_kind((a, b, c)) is not None
@@ -69,23 +70,6 @@ NEAR: dict[Card, frozenset[Card]] = {
     for card in KINDS
 }
 """For each card, every card that shares a set, a partial set or a head with it."""
-
-
-def make_bot(level: str, seed: int) -> Bot:
-    """The bot of ``level`` (an id from data.toml)."""
-    try:
-        spec = LEVEL_BY_ID[level]
-    except KeyError:
-        raise InvalidOptions(
-            f"unknown momojan bot level {level!r}; known: {list(LEVEL_BY_ID)}"
-        ) from None
-    if spec.style == "beginner":
-        return BeginnerBot(spec, seed)
-    if spec.style == "search":
-        from asobiba.games.momojan.search import SearchBot
-
-        return SearchBot(spec, seed)
-    return GreedyBot(spec, seed)
 
 
 # --- hand measures -----------------------------------------------------------------------------
@@ -170,6 +154,12 @@ def ukeire(cards: tuple[Card, ...], opened: int, pool: Counter[Card]) -> int:
     return sum(pool[kind] for kind in near if pool[kind] and shanten((*cards, kind), opened) < now)
 
 
+def waits_beside(hand: tuple[Card, ...], melds: tuple[Meld, ...]) -> frozenset[Card]:
+    """The waits of sorted ``hand`` beside the open ``melds`` (``hand_waits``): a card whose
+    every copy is in the hand or those sets is none."""
+    return hand_waits(hand, [m.cards for m in melds])
+
+
 def without(cards: Iterable[Card], gone: Iterable[Card]) -> tuple[Card, ...]:
     """``cards`` less one copy of each of ``gone``."""
     left = list(cards)
@@ -205,14 +195,14 @@ class View:
         """Own discards but モモ: the cards that make a wait furiten."""
         self.observation = observation
 
-    def furiten(self, hand: tuple[Card, ...], opened: int) -> bool:
-        """Whether ``hand`` (ready, ``opened`` sets open) waits on a card of its own river."""
-        return bool(self.river) and any(c in self.river for c in hand_waits(hand, opened))
+    def furiten(self, hand: tuple[Card, ...], melds: tuple[Meld, ...]) -> bool:
+        """Whether ``hand`` (ready beside ``melds``) waits on a card of its own river."""
+        return bool(self.river) and any(c in self.river for c in waits_beside(hand, melds))
 
     def live(self, hand: tuple[Card, ...]) -> int:
         """Unseen copies of the cards that would complete ``hand`` with the open sets now: 0
         is a dead wait, which riichi would freeze into a hand that can never win."""
-        return sum(self.pool[card] for card in hand_waits(hand, self.opened))
+        return sum(self.pool[card] for card in waits_beside(hand, self.melds))
 
     def riichi_or(self, legal: list[Action], card: Card) -> Action:
         """The discard of ``card``, declaring riichi when that is legal and the wait it freezes
@@ -356,14 +346,17 @@ class GreedyBot(_MomojanBot):
     def _discard_value(
         self, view: View, left: tuple[Card, ...], card: Card, melds: tuple[Meld, ...]
     ) -> float:
-        """The hand ``left`` after discarding ``card`` (lower is better), ``melds`` open."""
+        """The hand ``left`` after discarding ``card`` (lower is better), ``melds`` open.
+
+        Keeping a dora or a モモ is worth ``KEEP`` while the hand is still being built; a hand
+        left ready is judged by its waits alone (their live cards, a furiten wait's at half,
+        and for the expert their points, dora included): a keep bonus there, five live cards'
+        worth, chose a furiten riichi over a wait as live it could ロン on."""
         value = self._hand_value(view, left, melds)
         if self.level.style == "greedy":
             return value
-        if is_dora(card, view.indicator):
-            value += 0.05
-        if is_peach(card):
-            value += 0.05
+        if shanten(left, len(melds)) > 0:
+            value += KEEP * (is_dora(card, view.indicator) + is_peach(card))
         return value + self._guard(view, card, value)
 
     def _guard(self, view: View, card: Card, value: float) -> float:
@@ -381,7 +374,7 @@ class GreedyBot(_MomojanBot):
         if self.level.style == "greedy":
             return value
         helping = float(min(ukeire(left, opened, view.pool), 60))
-        if value == 0 and view.furiten(left, opened):
+        if value == 0 and view.furiten(left, melds):
             helping /= 2
         return value - helping / 100
 

@@ -4,7 +4,7 @@ A set is three cards: a run (three consecutive numbers of one fruit, モモ stan
 fruit and keeping its number), three equal numbers (necessarily of different fruits, each fruit
 card being unique) or three equal pictures. A head is two equal numbers or two equal pictures.
 
->>> sorted(waits("sun sun O2 O3".split(), 2))
+>>> sorted(waits("sun sun O2 O3".split(), [["dog"] * 3, ["L4", "L5", "L6"]]))
 ['M1', 'M4', 'O1', 'O4']
 >>> [str(d) for d in decompositions("L1 L2 M3 dog dog".split())]
 ['M3 L1 L2 + dog dog']
@@ -13,7 +13,7 @@ card being unique) or three equal pictures. A head is two equal numbers or two e
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement
@@ -157,12 +157,14 @@ def head_ok(a: Card, b: Card) -> bool:
     return a == b and not is_fruit(a)
 
 
-def _check(hand: Iterable[Card]) -> tuple[Card, ...]:
+def _check(hand: Iterable[Card], beside: Iterable[Card] = ()) -> tuple[Card, ...]:
+    """``hand`` sorted, after checking its cards and that with ``beside`` (the same player's
+    open cards) no card has more copies than the deck."""
     cards = tuple(hand)
     for card in cards:
         if not is_card(card):
             raise ValueError(f"not a MOMOJAN card: {card!r}")
-    for card, count in Counter(cards).items():
+    for card, count in (Counter(cards) + Counter(beside)).items():
         if count > copies(card):
             raise ValueError(f"the deck holds {copies(card)} of {card}, not {count}")
     return tuple(sort_cards(cards))
@@ -218,9 +220,18 @@ def _complete(cards: tuple[Card, ...], open_sets: int) -> bool:
     return bool(_splits(cards, True))
 
 
-def hand_waits(cards: tuple[Card, ...], open_sets: int) -> frozenset[Card]:
+def hand_waits(cards: tuple[Card, ...], open_sets: Sequence[Sequence[Card]]) -> frozenset[Card]:
     """``waits`` for a hand already known to be valid and sorted (the engine's fast path)."""
-    return _waits(cards, open_sets)
+    shape = _waits(cards, len(open_sets))
+    if not shape or not open_sets:
+        return shape
+    return frozenset(card for card in shape if _left(card, cards, open_sets))
+
+
+def _left(card: Card, cards: tuple[Card, ...], open_sets: Sequence[Sequence[Card]]) -> bool:
+    """Whether a copy of ``card`` is outside the player's hand and open sets (モモ in a set is
+    the モモ card itself, whatever fruit it stands for)."""
+    return cards.count(card) + sum(s.count(card) for s in open_sets) < copies(card)
 
 
 def is_complete(cards: tuple[Card, ...], open_sets: int) -> bool:
@@ -228,17 +239,29 @@ def is_complete(cards: tuple[Card, ...], open_sets: int) -> bool:
     return _complete(cards, open_sets)
 
 
-def waits(hand: list[str], open_sets: int) -> set[str]:
-    """The cards that would complete ``hand`` (with ``open_sets`` sets already open).
+def waits(hand: Iterable[Card], open_sets: Sequence[Iterable[Card]]) -> set[Card]:
+    """The cards that would complete ``hand`` beside the player's own ``open_sets`` (each
+    given by its three cards).
 
-    The shape only: whether a yaku comes with it is not asked, nor whether a copy is already in
-    sight; but a card whose every copy is in the hand is never a wait.
+    A wait must be a card that can still come: one whose every copy is in the hand or in the
+    player's own open sets can never be drawn nor won on, so a hand waiting only on such cards
+    is not ready (the rulebook's テンパイ is one card from a win). Copies anywhere else, in the
+    opponent's hand, a river or the wall, still count, as in mahjong: whether a copy is in
+    sight is not asked, nor whether a yaku comes with the win.
     """
-    return set(_waits(_check(hand), open_sets))
+    sets = [tuple(s) for s in open_sets]
+    for trio in sets:
+        if set_kind(trio) is None:
+            raise ValueError(f"not an open set: {format(trio)}")
+    return set(hand_waits(_check(hand, (c for s in sets for c in s)), sets))
 
 
 @lru_cache(maxsize=1 << 15)
 def _waits(cards: tuple[Card, ...], open_sets: int) -> frozenset[Card]:
+    """The waits of the shape: every card but those all of whose copies are in ``cards``.
+    Keyed on the hand and the count of open sets only: which cards those sets hold is asked
+    afterwards of the few waits found (``hand_waits``), so hands share the cache whatever
+    sets they opened."""
     if len(cards) % 3 != 1 or open_sets + (len(cards) + 1) // 3 < SETS_TO_WIN:
         return frozenset()
     counts = Counter(cards)
@@ -252,6 +275,6 @@ def _waits(cards: tuple[Card, ...], open_sets: int) -> frozenset[Card]:
     return frozenset(found)
 
 
-def sorted_waits(hand: Iterable[Card], open_sets: int) -> list[Card]:
+def sorted_waits(hand: Iterable[Card], open_sets: Sequence[Iterable[Card]]) -> list[Card]:
     """``waits`` in hand order, for observations and golden files."""
-    return sort_cards(waits(list(hand), open_sets))
+    return sort_cards(waits(hand, open_sets))

@@ -30,9 +30,10 @@ from asobiba.core.game import (
     pace_rows,
 )
 from asobiba.core.options import OptionSpec, resolve_options
+from asobiba.core.ratings import Ladder
 from asobiba.core.rng import deal_rng, is_seed
 from asobiba.games.momojan.cards import DECK, Card, is_card, is_peach, sort_cards
-from asobiba.games.momojan.data import BONUSES, NUMBERS, PACES, RULES, YAKU, Level
+from asobiba.games.momojan.data import BONUSES, LADDERS, NUMBERS, PACES, RULES, YAKU, Level
 from asobiba.games.momojan.data import LEVELS as BOT_LEVELS
 from asobiba.games.momojan.data import OPTIONS as OPTION_ROWS
 from asobiba.games.momojan.hand import hand_waits, is_complete, sets_in, sets_with
@@ -206,6 +207,12 @@ def _without(hand: tuple[Card, ...], cards: tuple[Card, ...] | list[Card]) -> tu
     return tuple(left)
 
 
+def _waits(state: MomojanState, seat: int, hand: tuple[Card, ...]) -> frozenset[Card]:
+    """The cards that would complete ``hand`` beside the seat's open sets, less those whose
+    every copy is in the hand or those sets (``hand.waits``): empty when it is not ready."""
+    return hand_waits(hand, [m.cards for m in state.melds[seat]])
+
+
 def _set(pair: Pair, seat: int, value: Any) -> Any:
     return (value, pair[1]) if seat == 0 else (pair[0], value)
 
@@ -241,6 +248,15 @@ class Momojan:
         """This level's slowest decision measured on the development machine (data.toml
         ``[[pace]]`` ``slowest``)."""
         return designed_slowest(PACES, level, "momojan")
+
+    def rating_family(self, options: Mapping[str, Any], seats: int) -> str:
+        """One family (``core.game.rating_key``): the site offers one rule set."""
+        return "momojan"
+
+    def rating_ladders(self) -> dict[str, Ladder]:
+        """Every rule family rated, with its bot levels' arena ladder (data.toml
+        ``[[ladders]]``)."""
+        return LADDERS
 
     def designed_values(self) -> list[DesignedValue]:
         rows = [
@@ -456,7 +472,7 @@ class Momojan:
         return state
 
     def make_bot(self, level: str, seed: int) -> Bot:
-        from asobiba.games.momojan.bots import make_bot
+        from asobiba.games.momojan.bot_levels import make_bot
 
         return make_bot(level, seed)
 
@@ -487,15 +503,21 @@ def _level_in_words(level: Level) -> dict[str, str]:
             f"of discards are slips); takes a call or 開 {level.call:.0%} of the time",
         }
     if level.style == "greedy":
-        return {
-            "ja": "アガリまでの枚数（シャンテン数）がいちばん少なくなる手。守りなし",
-            "en": "The move that leaves it fewest cards from a win (shanten); no defence",
-        }
+        return _with_slips(
+            level,
+            {
+                "ja": "アガリまでの枚数（シャンテン数）がいちばん少なくなる手。守りなし",
+                "en": "The move that leaves it fewest cards from a win (shanten); no defence",
+            },
+        )
     if level.style == "ukeire":
-        return {
-            "ja": "シャンテン数に加えて、手を進める見えない札の枚数を数える。リーチには守る",
-            "en": "Shanten, then the most unseen cards that move the hand on; defends a riichi",
-        }
+        return _with_slips(
+            level,
+            {
+                "ja": "シャンテン数に加えて、手を進める見えない札の枚数を数える。リーチには守る",
+                "en": "Shanten, then the most unseen cards that move the hand on; defends a riichi",
+            },
+        )
     return {
         "ja": "「つよい」の数え方に加え、テンパイ間近の手は見えない札すべてについて次のツモを"
         "読み、待ちを残り枚数とアガった時の点数（役・ドラ・セットボーナス・倍）で比べる。"
@@ -507,6 +529,18 @@ def _level_in_words(level: Level) -> dict[str, str]:
     }
 
 
+def _with_slips(level: Level, words: dict[str, str]) -> dict[str, str]:
+    """``words`` and, for a level with careless moments, how often it has them: a level's
+    strength is set by them (docs/STRENGTH.md), so the rule page says so."""
+    if not level.slip:
+        return words
+    return {
+        "ja": f"{words['ja']}。ただし捨て札の{level.slip:.0%}はうっかり（手札のどれか）",
+        "en": f"{words['en']}; {level.slip:.0%} of its discards are careless (any card of "
+        "its hand)",
+    }
+
+
 def _legal(state: MomojanState, seat: int, want: dict[str, Any] | None) -> list[dict[str, Any]]:
     """The legal actions of the seat to move, in a fixed order; with ``want``, only those of its
     type (and, for a discard without riichi, without the riichi readiness checks)."""
@@ -515,7 +549,6 @@ def _legal(state: MomojanState, seat: int, want: dict[str, Any] | None) -> list[
         return want is None or want["type"] == kind
 
     hand = state.hands[seat]
-    opened = len(state.melds[seat])
     in_riichi = state.riichi[seat]
     left = sum(map(len, state.piles))
     actions: list[dict[str, Any]] = []
@@ -546,7 +579,7 @@ def _legal(state: MomojanState, seat: int, want: dict[str, Any] | None) -> list[
     may_riichi = left >= NUMBERS.riichi_min_pile and (want is None or bool(want.get("riichi")))
     for card in sort_cards(set(hand)):
         actions.append({"type": "discard", "card": card, "riichi": False})
-        if may_riichi and hand_waits(_without(hand, [card]), opened):
+        if may_riichi and _waits(state, seat, _without(hand, [card])):
             actions.append({"type": "discard", "card": card, "riichi": True})
     return actions
 
@@ -683,7 +716,7 @@ def _furiten(state: MomojanState, seat: int) -> bool:
     river = {d.card for d in state.rivers[seat] if not is_peach(d.card)}
     if not river:
         return False
-    waiting = hand_waits(state.hands[seat], len(state.melds[seat]))
+    waiting = _waits(state, seat, state.hands[seat])
     return any(card in river for card in waiting if not is_peach(card))
 
 
@@ -859,7 +892,7 @@ def _open_points(melds: tuple[Meld, ...]) -> int:
 
 def _settle_wall(state: MomojanState) -> MomojanState:
     """The piles are empty and the last discard was let go: both reveal and settle."""
-    tenpai = tuple(bool(hand_waits(state.hands[s], len(state.melds[s]))) for s in (0, 1))
+    tenpai = tuple(bool(_waits(state, s, state.hands[s])) for s in (0, 1))
     value = tuple(_open_points(state.melds[s]) if tenpai[s] else 0 for s in (0, 1))
     winner: int | None = None
     paid = 0

@@ -118,9 +118,11 @@ def _event(data: dict[str, Any] | None, secret: tuple[Card, ...]) -> Event | Non
     )
 
 
-def _ready_hand(pool: list[Card], size: int, opened: int, rng: random.Random) -> list[Card] | None:
-    """A ready hand of ``size`` cards from ``pool``: random sets and a head from the pool, one
-    card taken out; None when ``READY_TRIES`` attempts find none."""
+def _ready_hand(
+    pool: list[Card], size: int, opened: list[list[Card]], rng: random.Random
+) -> list[Card] | None:
+    """A ready hand of ``size`` cards from ``pool`` beside the ``opened`` sets: random sets and
+    a head from the pool, one card taken out; None when ``READY_TRIES`` attempts find none."""
     sets_needed = (size - 1) // 3
     for _ in range(READY_TRIES):
         left = Counter(pool)
@@ -156,7 +158,7 @@ def sample_state(observation: dict[str, Any], rng: random.Random) -> MomojanStat
     piles = observation["piles"]
     if len(pool) != size + observation["dead_wall"] + sum(piles):
         raise ValueError("the observation's card counts do not add up")
-    opened = len(observation["open_sets"][other])
+    opened = [meld["cards"] for meld in observation["open_sets"][other]]
     riichi = observation["riichi"]
     rng.shuffle(pool)
     theirs = tuple(sort_cards(pool[:size]))

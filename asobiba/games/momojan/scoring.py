@@ -119,6 +119,8 @@ def _yaku(win: Win, split: Decomposition) -> list[str]:
         "sun": "sun" in pictures,
         "moon": "moon" in pictures,
         "ittsu": _ittsu(runs),
+        # Only the head is left in the hand and the ロン makes it: a set the ロン completes is
+        # not called (example 1), nor is a ツモ (rules kibidango_ron_set, kibidango_tsumo).
         "kibidango": not split.sets and win.ron,
         "kerai": kerai,
         "tanyao": all(is_fruit(c) and 2 <= number(c) <= 8 for c in cards),

@@ -32,11 +32,12 @@ from asobiba.games.momojan.bots import (
     GreedyBot,
     View,
     shanten,
+    waits_beside,
     without,
 )
-from asobiba.games.momojan.cards import DECK, KINDS, Card, is_peach, sort_cards, sort_key
+from asobiba.games.momojan.cards import DECK, KINDS, Card, copies, is_peach, sort_cards, sort_key
 from asobiba.games.momojan.data import NUMBERS, Level
-from asobiba.games.momojan.hand import hand_waits, head_ok, set_kind
+from asobiba.games.momojan.hand import head_ok, set_kind
 from asobiba.games.momojan.scoring import Meld, Win, score
 
 READY_SCALE = 20.0
@@ -71,30 +72,40 @@ def _ways(pool: Counter[Card], cards: tuple[Card, ...]) -> int:
 
 
 def deal_in_chances(
-    pool: Counter[Card], river: Iterable[Card], hand_size: int
+    pool: Counter[Card], river: Iterable[Card], hand_size: int, opened: Iterable[Card]
 ) -> dict[Card, float]:
     """For each card, the chance that it wins the hand of a player in riichi, whose ``hand_size``
-    cards are unseen (``pool``) and who discarded ``river``.
+    cards are unseen (``pool``), who discarded ``river`` and whose open sets hold ``opened``.
 
     The ready hand is one of two local shapes beside complete sets and a head: a single card
     waiting for its head (every card that pairs with it), or two cards of a set waiting for its
     third. Each shape is weighted by the ways the unseen cards deal it with the rest complete
-    (a 1-card hand is always a single). A shape with a card of the river among its waits is
-    furiten: it can ロン only a モモ. The chance is the weight of the shapes a card wins,
-    over the weight of all.
+    (a 1-card hand is always a single). A wait whose every copy is in the shape or the open
+    sets is none, and a shape left with none is not ready, so it is not dealt (the engine
+    refuses such a riichi). A shape with a card of the river among its waits is furiten: it
+    can ロン only a モモ. The chance is the weight of the shapes a card wins, over the weight of
+    all.
     """
     thrown = {c for c in river if not is_peach(c)}
+    held = Counter(opened)
+
+    def live(waits: frozenset[Card], shape: tuple[Card, ...]) -> frozenset[Card]:
+        return frozenset(c for c in waits if held[c] + shape.count(c) < copies(c))
+
     sets = float(sum(_ways(pool, trio) for trio in _ALL_SETS))
     heads = sum(_ways(pool, pair) for pair in _ALL_HEADS)
     shapes: list[tuple[float, frozenset[Card]]] = [
-        (pool[x] * (sets if hand_size > 1 else 1), _HEAD_PARTNERS[x]) for x in pool if pool[x]
+        (pool[x] * (sets if hand_size > 1 else 1), live(_HEAD_PARTNERS[x], (x,)))
+        for x in pool
+        if pool[x]
     ]
     if hand_size > 1:
         shapes += [
-            (_ways(pool, pair) * heads, thirds)
+            (_ways(pool, pair) * heads, live(thirds, pair))
             for pair, thirds in _SET_THIRDS.items()
             if _ways(pool, pair)
         ]
+    shapes = [(weight, waits) for weight, waits in shapes if waits]
     total = sum(weight for weight, _ in shapes) or 1.0
     chance: dict[Card, float] = dict.fromkeys(KINDS, 0.0)
     for weight, waits in shapes:
@@ -137,7 +148,7 @@ def ready_value(hand: tuple[Card, ...], reach: Reach) -> float:
     pool = reach.pool
     return sum(
         pool[card] * win_points(hand, reach.melds, card, reach.indicator, reach.riichi)
-        for card in hand_waits(hand, len(reach.melds))
+        for card in waits_beside(hand, reach.melds)
         if pool[card]
     )
 
@@ -181,7 +192,8 @@ class SearchBot(GreedyBot):
             other = 1 - view.seat
             river = [d["card"] for d in view.observation["rivers"][other]]
             size = view.observation["hand_sizes"][other]
-            self._deal_in = deal_in_chances(view.pool, river, size)
+            opened = [c for m in view.observation["open_sets"][other] for c in m["cards"]]
+            self._deal_in = deal_in_chances(view.pool, river, size, opened)
         return super()._choose(view, legal, rng)
 
     def _guard(self, view: View, card: Card, value: float) -> float:
@@ -201,7 +213,7 @@ class SearchBot(GreedyBot):
         reach = Reach(melds, view.pool, view.indicator, riichi)
         if steps == 0:
             points = ready_value(left, reach)
-            if view.furiten(left, len(melds)):
+            if view.furiten(left, melds):
                 points *= FURITEN
             return value - points / (points + READY_SCALE)
         if steps == 1:

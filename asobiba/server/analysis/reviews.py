@@ -17,7 +17,7 @@ from typing import Any
 from asobiba.core.errors import IllegalAction
 from asobiba.core.game import GRADE_KEYS, Analysis, Game, MoveValue, grade, grades_of
 from asobiba.games import get_game
-from asobiba.server.rooms.botpool import worker_pool
+from asobiba.server.rooms.botpool import stop_pool, worker_pool
 from asobiba.server.rooms.recovery import states
 from asobiba.server.store.store import Store, StoredRoom
 
@@ -183,4 +183,4 @@ class Reviewer:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        await asyncio.to_thread(stop_pool, self._pool)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING
 
@@ -13,6 +13,7 @@ import redis.asyncio as redis
 from asobiba.server.cluster.leases import RedisLeases
 from asobiba.server.cluster.relay import Relay
 from asobiba.server.cluster.switchboard import Switchboard
+from asobiba.server.logs import say, set_process
 from asobiba.server.settings import GuestLimits, Settings
 
 if TYPE_CHECKING:
@@ -43,19 +44,34 @@ class Cluster:
         """The cluster to join, or None without ``REDIS_URL`` (one process owns every room)."""
         return None if settings.redis_url is None else cls(settings, limits)
 
+    @property
+    def clients(self) -> tuple[redis.Redis, redis.Redis]:
+        """Its Redis clients, for other state the processes share (``pairing/redis_pools.py``):
+        one for commands, each within ``COMMAND_SECONDS``, and one for a subscription. Closed
+        when the cluster stops."""
+        return self._client, self._listener
+
+    async def ping(self) -> None:
+        """Ask Redis for an answer (``/readyz``); raises ``RedisError`` when it gives none."""
+        await self._client.ping()
+
     @asynccontextmanager
-    async def running(self, hub: Hub) -> AsyncIterator[None]:
-        """Renew ``hub``'s leases and relay its sockets until the site stops."""
+    async def running(
+        self, hub: Hub, signed_out: Callable[[str], object] | None = None
+    ) -> AsyncIterator[None]:
+        """Renew ``hub``'s leases and relay its sockets until the site stops; ``signed_out`` is
+        told of every account session another process signed out."""
         prefix, me = self.settings.redis_prefix, self.ownership.me
 
         def relay(board: Switchboard) -> Relay:
-            client = self._listener
-            return Relay(client, prefix, me, board.receive, board.broken, publisher=self._client)
+            calls = board.receive, board.broken, board.unheard
+            return Relay(self._listener, prefix, me, *calls, publisher=self._client)
 
-        board = Switchboard(hub, self.ownership, relay, self.limits)
+        board = Switchboard(hub, self.ownership, relay, self.limits, signed_out)
         hub.switchboard = board
         await self.ownership.renew([])  # alive, and its leases valid, before any claim
-        print(f"asobiba: process {me} of the site {prefix!r} (rooms shared through Redis)")
+        set_process(me)
+        say(f"asobiba: process {me} of the site {prefix!r} (rooms shared through Redis)")
         relaying = asyncio.create_task(board.relay.run())
         leases = asyncio.create_task(hub.keep_leases(self.settings.lease_seconds / 3))
         try:

@@ -21,21 +21,34 @@ from typing import Protocol
 import redis.asyncio as redis
 from redis.exceptions import RedisError
 
+from asobiba.server.metrics import LEASE_TAKEOVERS
+
 log = logging.getLogger(__name__)
 
 VALIDITY = 0.8
 """The share of a lease's time for which its owner trusts it after a renewal without asking
 again: the rest covers the renewal's own delay and clock drift between processes."""
 
+HELD_SECONDS = 7 * 24 * 3600
+"""How long a room's ``held`` mark (its last claimer, until it releases the room) outlives its
+lease: a room whose owner died is still counted as taken over when its people come back days
+later."""
+
 CLAIM = """
 local owner = redis.call('GET', KEYS[1])
-if not owner or owner == ARGV[1] then
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-  return ARGV[1]
+if owner and owner ~= ARGV[1] then
+  return {owner, ''}
 end
-return owner
+local previous = ''
+if not owner then
+  previous = redis.call('GET', KEYS[2]) or ''
+end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[3])
+return {ARGV[1], previous}
 """
-"""Take the room if nobody holds it (or extend it if we do); answer its owner."""
+"""Take the room if nobody holds it (or extend it if we do); answer its owner, and the process
+that held it last and never released it (its lease lapsed: a takeover), or ''."""
 
 RENEW = """
 local lost = {}
@@ -55,10 +68,12 @@ mark this process alive; answer the indexes of the leases another process holds 
 
 RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('DEL', KEYS[2])
   return redis.call('DEL', KEYS[1])
 end
 return 0
 """
+"""Give the room up if we hold it, and its ``held`` mark with it: a clean hand-over."""
 
 
 class Ownership(Protocol):
@@ -149,14 +164,26 @@ class RedisLeases:
     def key(self, room_id: str) -> str:
         return f"{self._prefix}:lease:{room_id}"
 
+    def _held_key(self, room_id: str) -> str:
+        return f"{self._prefix}:held:{room_id}"
+
     def _alive_key(self, process: str) -> str:
         return f"{self._prefix}:alive:{process}"
 
     async def claim(self, room_id: str) -> str:
+        keys = [self.key(room_id), self._held_key(room_id)]
         try:
-            owner = await self._claim(keys=[self.key(room_id)], args=[self.me, self._ms])
+            owner, previous = await self._claim(
+                keys=keys, args=[self.me, self._ms, HELD_SECONDS * 1000]
+            )
         except RedisError as error:
             raise Unavailable(str(error)) from error
+        previous = _text(previous)
+        if previous and previous != self.me:
+            LEASE_TAKEOVERS.inc()
+            log.info(
+                "room %s: taken over from process %s (its lease had lapsed)", room_id, previous
+            )
         return _text(owner)
 
     async def owner(self, room_id: str) -> str | None:
@@ -181,7 +208,7 @@ class RedisLeases:
 
     async def release(self, room_id: str) -> None:
         try:
-            await self._release(keys=[self.key(room_id)], args=[self.me])
+            await self._release(keys=[self.key(room_id), self._held_key(room_id)], args=[self.me])
         except RedisError as error:
             log.warning("room %s: lease not released (%s); it expires by itself", room_id, error)
 

@@ -17,13 +17,16 @@ from asobiba.core.rng import SEED_BITS, new_seed
 from asobiba.games import game_names, get_game
 from asobiba.server.analysis.reviews import Job, ReviewBusy
 from asobiba.server.http.identity import ensure_player_id, player_id
-from asobiba.server.http.limits import address_key
+from asobiba.server.http.sharing import lets_see, share_link
+from asobiba.server.http.throttle import throttle
+from asobiba.server.logs import name_game
 from asobiba.server.rooms.hub import Hub
 from asobiba.server.rooms.recovery import states
 from asobiba.server.social.names import default_name
 from asobiba.server.social.tables import InvalidTable, TableSettings, check_clock, seat_table
 from asobiba.server.store.db import Review
 from asobiba.server.store.records import accuracy_by_rules, game_list, newest, summarize
+from asobiba.server.store.seats import is_deleted
 from asobiba.server.store.store import RoomBrief, StoredRoom
 
 router = APIRouter(prefix="/api")
@@ -51,6 +54,9 @@ class NewRoom(BaseModel):
     clock: dict[str, Any] | None = None
     standin: str | None = Field(default=None, max_length=32)
     spectator_chat: StrictBool = False
+    rated: StrictBool = True
+    """A table's game changes its people's ratings (false: casual). A game against bots is
+    always rated unless the person takes a hint (``server/store/ratings.py``)."""
     order: Literal["first", "second", "random"] = "first"
     players: StrictInt | None = Field(default=None, ge=1, le=16)
     """How many seats; the game's fewest if absent. An integer: ``"3"`` and ``3.0`` are refused."""
@@ -58,7 +64,7 @@ class NewRoom(BaseModel):
     """A fixed deal, only where the server allows it (``ASOBIBA_DEV_SEEDS=1``, for tests)."""
 
 
-def _game(name: str) -> Game[Any]:
+def offered_game(name: str) -> Game[Any]:
     """A game the site offers; an engine whose table is not built yet is unknown here."""
     if name not in game_names():
         message = f"unknown game {name!r}; known: {game_names()}"
@@ -85,10 +91,10 @@ def games() -> dict[str, Any]:
 
 @router.post("/rooms", status_code=201)
 async def new_room(body: NewRoom, request: Request) -> dict[str, Any]:
-    game = _game(body.game)
+    game = offered_game(body.game)
     if body.seats is not None:
         return await new_table(game, body, request)
-    table_only = {"public", "clock", "standin", "spectator_chat"} & body.model_fields_set
+    table_only = {"public", "clock", "standin", "spectator_chat", "rated"} & body.model_fields_set
     if table_only:
         message = f"{sorted(table_only)} are set only with 'seats' (a table between people)"
         raise HTTPException(400, detail={"code": "bad_request", "message": message})
@@ -101,15 +107,7 @@ async def new_room(body: NewRoom, request: Request) -> dict[str, Any]:
             },
         )
     assert body.level is not None, "checked against the levels above"
-    players = body.players or game.min_seats
-    if not game.min_seats <= players <= game.max_seats:
-        span = (
-            f"{game.min_seats}"
-            if game.min_seats == game.max_seats
-            else f"{game.min_seats} to {game.max_seats}"
-        )
-        message = f"{game.name} is played by {span} players, not {players}"
-        raise HTTPException(400, detail={"code": "invalid_players", "message": message})
+    players = seat_count(game, body.players)
     seat = {"first": 0, "second": 1, "random": secrets.randbelow(players)}[body.order]
     person = ensure_player_id(request)
     resolved = _resolved(game, body, request)
@@ -120,16 +118,36 @@ async def new_room(body: NewRoom, request: Request) -> dict[str, Any]:
     return {"room_id": room.id, "seat": seat, "ws": f"/ws/rooms/{room.id}"}
 
 
+def seat_count(game: Game[Any], players: int | None) -> int:
+    """How many seats a game of ``players`` has (None: the game's fewest); outside the game's
+    range, 400 ``invalid_players``."""
+    count = players or game.min_seats
+    if not game.min_seats <= count <= game.max_seats:
+        span = (
+            f"{game.min_seats}"
+            if game.min_seats == game.max_seats
+            else f"{game.min_seats} to {game.max_seats}"
+        )
+        message = f"{game.name} is played by {span} players, not {count}"
+        raise HTTPException(400, detail={"code": "invalid_players", "message": message})
+    return count
+
+
+def offered_options(game: Game[Any], options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` resolved, every one offered and valid; else 400 with the options' code."""
+    try:
+        offered_only(game.options_spec(), options)
+        return game.resolve_options(options)
+    except InvalidOptions as error:
+        raise HTTPException(400, detail={"code": error.code, "message": str(error)}) from None
+
+
 def _resolved(game: Game[Any], body: NewRoom, request: Request) -> dict[str, Any]:
     """The room's options, every one offered and valid; and a fixed seed only where allowed."""
     if body.seed is not None and not getattr(request.app.state, "dev_seeds", False):
         message = "a fixed seed is only taken by a development server (ASOBIBA_DEV_SEEDS=1)"
         raise HTTPException(400, detail={"code": "seed_refused", "message": message})
-    try:
-        offered_only(game.options_spec(), body.options)
-        return game.resolve_options(body.options)
-    except InvalidOptions as error:
-        raise HTTPException(400, detail={"code": error.code, "message": str(error)}) from None
+    return offered_options(game, body.options)
 
 
 def _seed(body: NewRoom) -> int:
@@ -166,7 +184,9 @@ async def new_table(game: Game[Any], body: NewRoom, request: Request) -> dict[st
         standin = body.standin or game.levels[0]
         if standin not in game.levels:
             raise InvalidTable("invalid_level", f"unknown level {standin!r}; known: {game.levels}")
-        settings = TableSettings(standin, check_clock(body.clock), body.spectator_chat)
+        settings = TableSettings(
+            standin, check_clock(body.clock), body.spectator_chat, rated=body.rated
+        )
     except InvalidTable as error:
         raise HTTPException(400, detail={"code": error.code, "message": error.message}) from None
     hub = await _spend(request, person)
@@ -177,21 +197,10 @@ async def new_table(game: Game[Any], body: NewRoom, request: Request) -> dict[st
 
 
 def _spend_a_room(request: Request, person: str) -> None:
-    """Count a new room against the guest and its address, or refuse it: 429 ``too_many_rooms``
-    with ``Retry-After`` (whole seconds until one more would be taken)."""
-    by_guest = request.app.state.rooms_per_guest
-    by_address = request.app.state.rooms_per_address
-    address = address_key(request.client.host if request.client is not None else "unknown")
-    wait = max(by_guest.wait(person), by_address.wait(address))
-    if wait:
-        message = f"too many new games at once; try again in {wait} s"
-        raise HTTPException(
-            429,
-            detail={"code": "too_many_rooms", "message": message},
-            headers={"Retry-After": str(wait)},
-        )
-    by_guest.take(person)
-    by_address.take(address)
+    """Count a new room against the guest and its address, or refuse it: 429 ``too_many_rooms``."""
+    state = request.app.state
+    limits = state.rooms_per_guest, state.rooms_per_address
+    throttle(request, person, limits, "too_many_rooms", "new games")
 
 
 @router.get("/rooms")
@@ -199,7 +208,7 @@ async def my_rooms(
     request: Request, game: str = Query(max_length=32), mine: Literal["unfinished"] = "unfinished"
 ) -> dict[str, Any]:
     """The visitor's unfinished games of ``game``, newest first, each with its address."""
-    _game(game)
+    offered_game(game)
     person = player_id(request)
     if person is None:
         return {"mine": mine, "rooms": []}
@@ -257,10 +266,13 @@ def _hints(stored: StoredRoom, shown: list[int], viewer: int | None) -> list[dic
 
 
 def _replay_seat(spec: dict[str, Any]) -> dict[str, Any]:
-    """A seat as the replay names it: a bot and its level, or a person and the name they took
-    the seat with (None for a seat stored without one). Never the guest's id."""
+    """A seat as the replay names it: a bot and its level, a person who deleted their data
+    (``deleted``: pages say "Deleted player"), or a person and the name they took the seat
+    with (None for a seat stored without one). Never the guest's id."""
     if "bot" in spec:
         return {"kind": "bot", "name": None, "level": spec["bot"]}
+    if is_deleted(spec):
+        return {"kind": "deleted", "name": None}
     return {"kind": "human", "name": spec.get("name")}
 
 
@@ -281,7 +293,7 @@ async def records(game_name: str, request: Request) -> dict[str, Any]:
     other people apart from games against bots) and stored games (with how many people played,
     whether a stand-in played, and each seat's name); ``fields`` are the game's own figures
     each row's ``stats`` holds (``Game.record_fields``)."""
-    game = _game(game_name)
+    game = offered_game(game_name)
     fields = game.record_fields()
     described = [dataclasses.asdict(spec) for spec in fields]
     person = player_id(request)
@@ -300,23 +312,37 @@ async def records(game_name: str, request: Request) -> dict[str, Any]:
     }
 
 
+def _no_game() -> HTTPException:
+    return HTTPException(
+        404, detail={"code": "unknown_game", "message": "no finished game with that id"}
+    )
+
+
 @router.get("/rooms/{room_id}/replay")
-async def replay(room_id: str, request: Request, reveal: bool = False) -> dict[str, Any]:
+async def replay(
+    room_id: str, request: Request, reveal: bool = False, share: str | None = None
+) -> dict[str, Any]:
     """A finished game, move by move, as the viewer's seat saw it (a spectator's view for anyone
     who did not play): every frame is an observation, so a hidden hand stays hidden. With
     ``?reveal=true``, the same frames with every hand shown (``Game.reveal``; ``can_reveal``
     says whether the game hides anything): only a finished game has a replay at all, so no
-    seat of a game still being played can see what it may not."""
+    seat of a game still being played can see what it may not. A private table's replay is
+    its people's and its ``share`` link holders' only (404 to anyone else); its people get
+    that link in ``share`` (null for every other game and viewer)."""
     hub = request.app.state.hub
     stored = await asyncio.to_thread(hub.store.load_room, room_id)
-    if stored is None or not stored.finished or stored.abandoned:
-        raise HTTPException(
-            404, detail={"code": "unknown_game", "message": "no finished game with that id"}
-        )
+    if (
+        stored is None
+        or not stored.finished
+        or stored.abandoned
+        or not lets_see(request, stored, share)
+    ):
+        raise _no_game()
     person = player_id(request)
     seat_of_viewer = next(
         (i for i, spec in enumerate(stored.seats) if spec.get("player") == person), None
     )
+    name_game(stored.game)
     game = get_game(stored.game)
     frames, events, shown = await asyncio.to_thread(_frames, game, stored, seat_of_viewer, reveal)
     level = next((spec["bot"] for spec in stored.seats if "bot" in spec), None)
@@ -335,16 +361,19 @@ async def replay(room_id: str, request: Request, reveal: bool = False) -> dict[s
         "can_reveal": reveals(game),
         "can_review": reviews(game),
         "outcome": stored.outcome,
+        "share": share_link(request, stored),
     }
 
 
-async def _reviewable(request: Request, room_id: str) -> tuple[Game[Any], RoomBrief]:
-    """The game of a finished stored game that can be reviewed; else a clear error."""
+async def _reviewable(
+    request: Request, room_id: str, share: str | None
+) -> tuple[Game[Any], RoomBrief]:
+    """The game of a finished stored game that can be reviewed, seen by whom its replay is
+    (``share`` as there); else a clear error."""
     brief = await asyncio.to_thread(request.app.state.hub.store.room_brief, room_id)
-    if brief is None or not brief.finished:
-        raise HTTPException(
-            404, detail={"code": "unknown_game", "message": "no finished game with that id"}
-        )
+    if brief is None or not brief.finished or not lets_see(request, brief, share):
+        raise _no_game()
+    name_game(brief.game)
     game = get_game(brief.game)
     if not reviews(game):
         message = f"{brief.game} games cannot be reviewed: its engine does not value moves"
@@ -374,11 +403,13 @@ def _job_json(game: Game[Any], job: Job, options: dict[str, Any]) -> dict[str, A
 
 
 @router.post("/rooms/{room_id}/review")
-async def start_review(room_id: str, request: Request, response: Response) -> dict[str, Any]:
+async def start_review(
+    room_id: str, request: Request, response: Response, share: str | None = None
+) -> dict[str, Any]:
     """Start the review of a finished game, or join the one running (202 with progress); a
     game reviewed before answers its stored review at once. Too many reviews running: 503
     ``busy``, nothing started."""
-    game, brief = await _reviewable(request, room_id)
+    game, brief = await _reviewable(request, room_id, share)
     store = request.app.state.hub.store
     review = await asyncio.to_thread(store.load_review, room_id)
     if review is not None:
@@ -394,13 +425,13 @@ async def start_review(room_id: str, request: Request, response: Response) -> di
 
 
 @router.get("/rooms/{room_id}/review")
-async def review(room_id: str, request: Request) -> dict[str, Any]:
+async def review(room_id: str, request: Request, share: str | None = None) -> dict[str, Any]:
     """A game's review: ``state`` "none" (never asked), "running" or "failed" (``done`` of
     ``total`` positions valued, and the moves valued so far from the start), or "done" with
     every reviewed move (``event``: how many events had happened after it, as the replay's
     ``frame_events`` count them); with moves, each seat's summary of them and the game's
     ``grades`` (the most a move of each class may lose)."""
-    game, brief = await _reviewable(request, room_id)
+    game, brief = await _reviewable(request, room_id, share)
     job = request.app.state.reviewer.job(room_id)
     if job is not None:
         return _job_json(game, job, brief.options)

@@ -1,6 +1,8 @@
 """Lessons (``/api/learn``): a game's lessons with the guest's done marks, and the engine's
 verdict on a learner's moves. Any game that declares lessons (``core.game.teaches``) has them;
-progress is kept per guest in ``lesson_progress``."""
+progress is kept per guest in ``lesson_progress``. A game with a trainer (``core.game.drills``)
+also answers ``GET /api/learn/<game>/trainer`` with its kinds of question and the guest's best
+figures (the sessions themselves run on ``sockets/trainer_socket.py``)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from asobiba.core.errors import GameError
-from asobiba.core.game import Game, teaches
+from asobiba.core.game import Game, drills, teaches
 from asobiba.games import game_names, get_game
 from asobiba.server.http.identity import ensure_player_id, player_id
 
@@ -43,6 +45,14 @@ def teaching_game(name: str) -> Game[Any] | None:
     return game if teaches(game) else None
 
 
+def trainer_game(name: str) -> Game[Any] | None:
+    """The game named, if the site offers it and it has a trainer."""
+    if name not in game_names():
+        return None
+    game = get_game(name)
+    return game if drills(game) else None
+
+
 def _game(name: str) -> Game[Any]:
     game = teaching_game(name)
     if game is None:
@@ -62,6 +72,24 @@ async def lessons(game_name: str, request: Request) -> dict[str, Any]:
     return {
         "game": game_name,
         "lessons": [dataclasses.asdict(lesson) | {"done": lesson.id in done} for lesson in listed],
+    }
+
+
+@router.get("/{game_name}/trainer")
+async def trainer(game_name: str, request: Request) -> dict[str, Any]:
+    """The trainer's kinds of question, the game's levels and this guest's best figures."""
+    game = trainer_game(game_name)
+    if game is None:
+        message = f"no trainer for {game_name!r}"
+        raise HTTPException(404, detail={"code": "no_trainer", "message": message})
+    person = player_id(request)
+    store = request.app.state.hub.store
+    best = await asyncio.to_thread(store.drill_bests, person, game_name) if person else {}
+    return {
+        "game": game_name,
+        "kinds": game.drill_kinds(),  # type: ignore[attr-defined]
+        "levels": [{"id": level, "name": name} for level, name in game.level_names().items()],
+        "best": best,
     }
 
 

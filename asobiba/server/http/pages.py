@@ -1,4 +1,5 @@
-"""The site's HTML pages: home, play, rules, records, replay, the lobby and the language switch.
+"""The site's HTML pages: home, play, rules, records, replay, the lobby, the account, the
+visitor's own data and the language switch.
 
 The pages are thin shells: templates in ``asobiba/web/templates`` get the UI strings of the
 visitor's language (``asobiba/web/i18n/<lang>.json``) and the game's declared options and levels;
@@ -17,16 +18,22 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, FastAPI, Request
-from fastapi.responses import RedirectResponse, Response
+from fastapi import APIRouter, FastAPI, HTTPException, Request
+from fastapi.responses import PlainTextResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from markdown_it import MarkdownIt
 
-from asobiba.core.game import analyses
+from asobiba.core.game import analyses, rating_families
 from asobiba.games import COMING, game_names, get_game
-from asobiba.server.http.identity import player_id
-from asobiba.server.http.learn import teaching_game, teaching_games
+from asobiba.server.http.identity import ensure_player_id, identity, player_id
+from asobiba.server.http.learn import teaching_game, teaching_games, trainer_game
+from asobiba.server.http.sharing import lets_see
+from asobiba.server.http.tables import table_of_code
+from asobiba.server.social.chat import STAMPS
+from asobiba.server.social.names import default_name
+from asobiba.server.social.pairing import Schedule, designed_schedule
+from asobiba.server.store.seats import is_deleted
 from asobiba.server.store.store import RoomBrief, Store
 
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
@@ -44,6 +51,8 @@ LANG_COOKIE = "lang"
 LANG_COOKIE_MAX_AGE = 365 * 24 * 60 * 60
 
 _ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
+"""A player's public id (``db.new_public_id``)."""
 _TABLE_CODE = re.compile(r"[A-Za-z0-9]{4,8}")
 """A table's short code as a visitor may type it (``social/tables.py`` ``new_code`` makes 6)."""
 
@@ -64,6 +73,7 @@ def fill(text: str, **params: object) -> str:
 
 
 templates.env.filters["fill"] = fill
+templates.env.globals["stamps"] = STAMPS
 
 
 def mount_static(app: FastAPI) -> None:
@@ -152,6 +162,7 @@ def _context(request: Request, page: str, **extra: Any) -> dict[str, Any]:
         "playable": game_names(),
         "teaching": teaching_games(),
         "coming": COMING,
+        "signed_in": identity(request).username,
         **extra,
     }
 
@@ -195,9 +206,18 @@ def games(request: Request) -> Response:
     return _render(request, "games.html", "games")
 
 
-def _table(game: str) -> dict[str, Any]:
-    """What a game's play page needs to draw its settings and table, new game or room."""
+def _pairing(request: Request) -> Schedule:
+    """The schedule the app pairs people by (``create_app``'s; tests may shorten it), else the
+    designed one (a bare app of these pages alone, as their tests mount them)."""
+    schedule: Schedule | None = getattr(request.app.state, "pairing_schedule", None)
+    return schedule or designed_schedule()
+
+
+def _table(request: Request, game: str) -> dict[str, Any]:
+    """What a game's play page needs to draw its settings and table, new game or room; and how
+    "Play someone now" widens its search and when it offers computers (shown while waiting)."""
     return {
+        "pairing": _pairing(request).to_json(),
         "game": game,
         "options": _options_json(game),
         "levels": _levels_json(game),
@@ -218,8 +238,22 @@ def play(request: Request, game: str) -> Response:
         request,
         f"play_{game}.html",
         "play",
-        **_table(game),
+        **_table(request, game),
+        newcomer=_newcomer(request, game),
     )
+
+
+def _newcomer(request: Request, game: str) -> bool:
+    """Whether to offer the visitor the game's course: it has one and they have not finished a
+    game of it yet."""
+    if teaching_game(game) is None:
+        return False
+    # A page served without the guest cookie's middleware (a bare router) knows nobody.
+    person = player_id(request) if "session" in request.scope else None
+    if person is None:
+        return True
+    store: Store = request.app.state.hub.store
+    return not store.has_results(person, game)
 
 
 def _rules_markdown() -> MarkdownIt:
@@ -267,8 +301,17 @@ def render_rules(
                 toc.append((anchor, inline.content))
         elif token.type == "table_open":
             token.attrSet("class", "table")
+            # A table wider than the text scrolls in its own box (.prose table): a keyboard
+            # reaches and scrolls it only if it takes the focus (WCAG 2.1.1).
+            token.attrSet("tabindex", "0")
     html = md.renderer.render(tokens, md.options, {})
     return html, toc
+
+
+@page("/rules")
+def rules_index(request: Request) -> Response:
+    """Every playable game's rule page, for the menu's Rules link on a page about no game."""
+    return _render(request, "rules_index.html", "rules")
 
 
 @page("/games/{game}/rules")
@@ -300,7 +343,7 @@ def room(request: Request, game: str, room_id: str) -> Response:
     if game not in game_names() or not (TEMPLATES_DIR / f"play_{game}.html").is_file():
         return not_found_page(request)
     brief = _room_brief(request, room_id)
-    if brief is None or brief.game != game:
+    if brief is None or brief.game != game or not lets_see(request, brief):
         return not_found_page(request)
     person = player_id(request)
     seat = next(
@@ -320,7 +363,7 @@ def room(request: Request, game: str, room_id: str) -> Response:
         request,
         f"play_{game}.html",
         "play",
-        **_table(game),
+        **_table(request, game),
         room={
             "room_id": brief.id,
             "seat": seat,
@@ -358,14 +401,14 @@ def table_code_form(request: Request, code: str = "") -> Response:
 
 
 @page("/t/{code}")
-def table_code(request: Request, code: str) -> Response:
+async def table_code(request: Request, code: str) -> Response:
     """A table's short code (any case) leads to the table's own address; an unknown or
-    malformed code is the 404 page."""
-    code = code.strip()
-    if not _TABLE_CODE.fullmatch(code):
-        return not_found_page(request)
-    store: Store = request.app.state.hub.store
-    brief = store.room_by_code(code)
+    malformed code is the 404 page, and too many look-ups a plain 429 (``table_of_code``)."""
+    try:
+        brief = await table_of_code(request, code)
+    except HTTPException as refused:
+        message = refused.detail["message"] if isinstance(refused.detail, dict) else ""
+        return PlainTextResponse(message, refused.status_code, refused.headers)
     if brief is None:
         return not_found_page(request)
     return RedirectResponse(f"/games/{brief.game}/{brief.id}", status_code=303)
@@ -377,6 +420,8 @@ def _seat_json(spec: dict[str, Any]) -> dict[str, Any]:
         return {"kind": "bot", "level": spec["bot"], "name": None}
     if spec.get("open"):
         return {"kind": "open", "name": None}
+    if is_deleted(spec):
+        return {"kind": "deleted", "name": None}
     return {"kind": "human", "name": spec.get("name")}
 
 
@@ -393,6 +438,7 @@ def _records_page(request: Request, shown: list[str], game: str | None) -> Respo
         "records.html",
         "records",
         game=game,
+        boards={name: rating_families(get_game(name))[0] for name in shown},
         games=[
             {
                 "game": name,
@@ -418,35 +464,151 @@ def records(request: Request, game: str) -> Response:
 
 
 @page("/replay/{room_id}")
-def replay(request: Request, room_id: str) -> Response:
+def replay(request: Request, room_id: str, share: str | None = None) -> Response:
     """A stored game's replay. A game still being played has none yet: a page says so and
-    links to its own address; an unknown or abandoned one is a 404 with the friendly page."""
+    links to its own address; an unknown or abandoned one is a 404 with the friendly page, and
+    so is a private table's for anyone but its people and holders of its ``share`` link."""
     brief = _room_brief(request, room_id)
     if brief is not None and brief.playing:
         return _render(request, "replay_playing.html", "replay", game=brief.game, room_id=brief.id)
-    if brief is None or not brief.finished:
+    if brief is None or not brief.finished or not lets_see(request, brief, share):
         return not_found_page(request)
     games = {
         name: {"options": _options_json(name), "levels": _levels_json(name)}
         for name in game_names()
     }
     # The play and replay layout lives in PLAY_LAYOUT; a game with its own sheet adds it.
-    sheets = [PLAY_LAYOUT, "/static/css/review.css"]
-    own = f"/static/css/{brief.game}.css"
-    if own not in sheets and (STATIC_DIR / "css" / f"{brief.game}.css").is_file():
-        sheets.append(own)
+    sheets = [PLAY_LAYOUT, "/static/css/review.css", *_sheets(brief.game)[1:]]
     return _render(
-        request, "replay.html", "replay", room_id=room_id, games=games, stylesheets=sheets
+        request,
+        "replay.html",
+        "replay",
+        game=brief.game,
+        room_id=room_id,
+        share=share,
+        games=games,
+        stylesheets=sheets,
+    )
+
+
+@page("/me/data")
+def my_data(request: Request, deleted: bool = False) -> Response:
+    """The visitor's own data (``static/js/my-data.js``): what the site keeps about them,
+    "Download my data" (a link to their export, ``http/personal.py``) and "Delete my data"
+    (``DELETE /api/account`` behind the site's confirming dialog). ``?deleted=1``: the page
+    the deletion leads to, which says it is done (the visitor is a new guest by then)."""
+    person = ensure_player_id(request)
+    store: Store = request.app.state.hub.store
+    name = store.player_name(person)
+    return _render(
+        request,
+        "my_data.html",
+        "my_data",
+        public_id=store.public_id(person),
+        name=name,
+        default_name=default_name(person),
+        deleted=deleted,
+    )
+
+
+def _sheets(game: str) -> list[str]:
+    """A game's table's stylesheets: the shared play layout, then the game's own sheet if any."""
+    sheets = [PLAY_LAYOUT]
+    own = f"/static/css/{game}.css"
+    if own not in sheets and (STATIC_DIR / "css" / f"{game}.css").is_file():
+        sheets.append(own)
+    return sheets
+
+
+def _rated_games() -> list[dict[str, Any]]:
+    """Every offered game with its rated families, for the profile and leaderboard pages."""
+    return [
+        {
+            "game": name,
+            "families": rating_families(get_game(name)),
+            "options": _options_json(name),
+            "levels": _levels_json(name),
+            "seats": [get_game(name).min_seats, get_game(name).max_seats],
+        }
+        for name in game_names()
+    ]
+
+
+@page("/players/{public_id}")
+def player(request: Request, public_id: str) -> Response:
+    """A player's profile (``static/js/player.js`` reads ``GET /api/players/{id}``): their
+    ratings with a chart each, recent games and records. An unknown id is the 404 page."""
+    store: Store = request.app.state.hub.store
+    if not _PUBLIC_ID.fullmatch(public_id) or store.player_of(public_id) is None:
+        return not_found_page(request)
+    return _render(request, "player.html", "player", public_id=public_id, games=_rated_games())
+
+
+@page("/leaderboard")
+def leaderboards(request: Request) -> Response:
+    """Every game's leaderboards, one per rated family."""
+    return _render(request, "leaderboard.html", "leaderboard", board=None, games=_rated_games())
+
+
+@page("/leaderboard/{game}/{family}")
+def leaderboard(request: Request, game: str, family: str) -> Response:
+    """One family's leaderboard (``static/js/leaderboard.js`` reads ``GET /api/leaderboard``)."""
+    if game not in game_names() or family not in rating_families(get_game(game)):
+        return not_found_page(request)
+    board = {"game": game, "family": family}
+    return _render(
+        request, "leaderboard.html", "leaderboard", game=game, board=board, games=_rated_games()
     )
 
 
 @page("/learn/{game}")
 def learn(request: Request, game: str) -> Response:
-    """A game's lessons; a game without any (``core.game.teaches``) has no such page."""
-    if teaching_game(game) is None:
+    """A game's lessons; a game without any (``core.game.teaches``) has no such page. Its
+    positions are drawn by the game's lesson module, ``/static/js/<game>/lesson.js``."""
+    engine = teaching_game(game)
+    if engine is None:
         return not_found_page(request)
-    board = f"/static/js/{game}/board.js?v={asset_version()}"  # draws the lessons' positions
-    return _render(request, "learn.html", "learn", game=game, board=board)
+    module = f"/static/js/{game}/lesson.js?v={asset_version()}"
+    return _render(
+        request,
+        "learn.html",
+        "learn",
+        game=game,
+        module=module,
+        stylesheets=_sheets(game),
+        trainer=trainer_game(game) is not None,
+    )
+
+
+@page("/learn/{game}/trainer")
+def trainer(request: Request, game: str) -> Response:
+    """A game's trainer (``core.game.drills``): its questions and verdicts come over the
+    trainer socket, drawn on the game's own table by ``/static/js/<game>/trainer.js``."""
+    if trainer_game(game) is None:
+        return not_found_page(request)
+    module = f"/static/js/{game}/trainer.js?v={asset_version()}"
+    return _render(
+        request,
+        "trainer.html",
+        "learn",
+        game=game,
+        module=module,
+        stylesheets=_sheets(game),
+        lessons=teaching_game(game) is not None,
+    )
+
+
+@page("/account")
+def account(request: Request) -> Response:
+    """The account page: a guest keeps their games or signs in; a signed-in browser signs out
+    and sees its account's sessions (``static/js/account.js``, the accounts' JSON API)."""
+    username = identity(request).username
+    return _render(
+        request,
+        "account.html",
+        "account",
+        account=None if username is None else {"username": username},
+    )
 
 
 @page("/lang/{code}")

@@ -17,6 +17,7 @@ from asobiba.core.bots import Timed, decide
 from asobiba.core.game import slowest_of
 from asobiba.games import get_game
 from asobiba.server.analysis.hints import Hint, work_out
+from asobiba.server.metrics import BOT_DECISION_SECONDS
 
 INLINE_SECONDS = 0.002
 """A level whose slowest measured decision (``core.game.slowest_of``) is at most this is asked
@@ -88,12 +89,18 @@ class BotPool:
         observation: dict[str, Any],
         legal: list[dict[str, Any]],
     ) -> Timed:
+        """A bot's decision; its time, waiting for a worker included, is
+        ``asobiba_bot_decision_seconds``."""
+        started = time.perf_counter()
         if self.quick(game, level):
-            return choose(game, level, seed, observation, legal)
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self._executor, choose, game, level, seed, observation, legal
-        )
+            answer = choose(game, level, seed, observation, legal)
+        else:
+            loop = asyncio.get_running_loop()
+            answer = await loop.run_in_executor(
+                self._executor, choose, game, level, seed, observation, legal
+            )
+        BOT_DECISION_SECONDS.labels(game, level).observe(time.perf_counter() - started)
+        return answer
 
     def quick(self, game: str, level: str) -> bool:
         """Whether ``game``'s bot of ``level`` is asked in the loop (``INLINE_SECONDS``)."""
@@ -109,5 +116,14 @@ class BotPool:
         return await loop.run_in_executor(self._hints, work_out, game, state, seconds)
 
     def close(self) -> None:
-        self._executor.shutdown(wait=False, cancel_futures=True)
-        self._hints.shutdown(wait=False, cancel_futures=True)
+        """Stop both pools (blocks: call it off the event loop)."""
+        for executor in (self._executor, self._hints):
+            stop_pool(executor)
+
+
+def stop_pool(executor: ProcessPoolExecutor) -> None:
+    """Drop the work still waiting and wait for what runs (a bot's move, a hint or a review's
+    position: a second or so) and for the pool's own threads. A pool left running at exit holds
+    its queues' semaphores, and the resource tracker reports them leaked when the process ends
+    without running its exit handlers (as a death by a signal does)."""
+    executor.shutdown(wait=True, cancel_futures=True)

@@ -4,6 +4,9 @@ A person whose sockets have all closed keeps their seat. After the grace time (t
 ``standin_seconds``, or ``ASOBIBA_STANDIN_SECONDS``) a stand-in bot of the table's level plays
 for them until a socket of theirs is back. The grace runs only while the room's clock runs, so
 a paused room or a server that is down puts nobody's seat in a stand-in's hands.
+
+A person who is here but lets their turn clock run out too often in a row is handed over too
+(``turn_clock.AWAY_AFTER``); everyone's ``players`` entries say which of the two it is (``why``).
 """
 
 from __future__ import annotations
@@ -36,6 +39,25 @@ class Standins:
         for seat in back:
             del self.playing[seat]
         return bool(back)
+
+    def why(self, seat: int, idle: bool) -> str | None:
+        """Why a stand-in plays all of ``seat``'s moves, as the players' entries say it:
+        ``"idle"`` (its person's time ran out too often in a row, ``turn_clock.AWAY_AFTER``:
+        only an action of theirs hands it back), ``"disconnected"`` (no socket of theirs past
+        the grace), or None (the seat is its person's)."""
+        if idle:
+            return "idle"
+        return "disconnected" if seat in self.playing else None
+
+    def starts_in(self, seat: int) -> float | None:
+        """Seconds until the stand-in takes ``seat`` over, while its person's grace runs (their
+        sockets are gone and the clock runs); None otherwise. The others see it count down, so
+        an absent person's chip says "away" from the moment they left, not only once the
+        stand-in plays."""
+        timer = self._timers.get(seat)
+        if timer is None:
+            return None
+        return max(0.0, timer.when() - asyncio.get_running_loop().time())
 
     @property
     def pending(self) -> bool:

@@ -13,15 +13,21 @@ from collections import deque
 from collections.abc import Iterator
 from typing import Any
 
-from asobiba.core.game import Game
+from asobiba.core.game import Game, first_state
+from asobiba.server.social.tables import TableSettings
+from asobiba.server.store.ratings import rated_game
 from asobiba.server.store.records import results_for
 from asobiba.server.store.store import Finish, Store, StoredRoom
 
 
 def states(game: Game[Any], stored: StoredRoom) -> Iterator[Any]:
     """The start, then the state after each stored event: timed events through ``advance``, the
-    rest through ``apply``, each at the time it happened."""
-    state = game.new_state(stored.options, len(stored.seats), stored.seed)
+    rest through ``apply``, each at the time it happened. A table starts for the people it
+    started with (``TableSettings.people``); a game against bots has one at most."""
+    table = None if stored.settings is None else TableSettings.from_json(stored.settings)
+    seated = sum("player" in spec for spec in stored.seats)
+    people = seated if table is None else table.people or 0
+    state = first_state(game, stored.options, len(stored.seats), stored.seed, people)
     yield state
     for seat, action, at in stored.events:
         if action is None:
@@ -44,6 +50,9 @@ def finish_if_over(store: Store, game: Game[Any], stored: StoredRoom, state: Any
         return False
     hints = stored.hints_per_seat()
     results = results_for(
-        stored.id, game, stored.options, stored.seats, outcome, hints, standin=stored.stood_in
+        stored.id, game, stored.options, stored.seats, outcome, hints, stored.stood_in
     )
-    return store.finish_room(stored.id, Finish(outcome, results))
+    table = None if stored.settings is None else TableSettings.from_json(stored.settings)
+    rated = table is None or table.rated
+    rating = rated_game(game, stored.options, stored.seats, outcome, rated=rated, hints=hints)
+    return store.finish_room(stored.id, Finish(outcome, results, rating))

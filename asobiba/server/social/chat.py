@@ -6,7 +6,6 @@ chat, so no card reaches a seat through it.
 
 from __future__ import annotations
 
-import time
 import unicodedata
 
 MAX_CHAT = 200
@@ -16,9 +15,10 @@ KEPT = 50
 STAMPS = ("hello", "nice", "thanks", "oops", "gg", "wait")
 """The stamps a player may send; the pages draw and name them."""
 BURST = 5
-"""Lines a guest may send at once..."""
+"""Lines a guest may send at once at a table..."""
 EVERY = 2.0
-"""...then one per this many seconds."""
+"""...then one per this many seconds (``Room.say``; spectators' lines also count against their
+address and against all the table's spectators together, ``GuestLimits.spectator_*``)."""
 
 
 class ChatRefused(ValueError):
@@ -50,22 +50,3 @@ def check_stamp(raw: object) -> str:
         raise ChatRefused("bad_message", f"unknown stamp; known: {list(STAMPS)}")
     assert isinstance(raw, str)
     return raw
-
-
-class ChatLimiter:
-    """``BURST`` lines at once per guest, then one per ``EVERY`` seconds (per room)."""
-
-    def __init__(self, burst: int = BURST, every: float = EVERY) -> None:
-        self.burst = burst
-        self.every = every
-        self._tokens: dict[str, tuple[float, float]] = {}
-
-    def take(self, player: str) -> None:
-        """Spend one line or raise ``ChatRefused("chat_rate_limited")``."""
-        now = time.monotonic()
-        tokens, checked = self._tokens.get(player, (float(self.burst), now))
-        tokens = min(float(self.burst), tokens + (now - checked) / self.every)
-        if tokens < 1:
-            wait = (1 - tokens) * self.every
-            raise ChatRefused("chat_rate_limited", f"too many messages; wait {wait:.0f} s")
-        self._tokens[player] = (tokens - 1, now)

@@ -3,7 +3,8 @@
 Kept in memory by the hub (loaded from the store at start-up, updated by the rooms as they
 change), so listing it costs no query. Watchers of ``/ws/lobby`` get the whole list again when
 it changed, at most every ``FLUSH_SECONDS``: a busy site sends each watcher two messages a
-second however many tables change.
+second however many tables change, and a watcher is sent a list only when it differs from the
+one it was sent last, so a seat taken and left again between two flushes costs nobody a message.
 """
 
 from __future__ import annotations
@@ -47,12 +48,14 @@ def entry(
 class Lobby:
     def __init__(self) -> None:
         self._tables: dict[str, dict[str, Any]] = {}
-        self._watchers: set[asyncio.Queue[dict[str, Any]]] = set()
+        self._watchers: dict[asyncio.Queue[dict[str, Any]], dict[str, Any]] = {}
+        """Each watcher's queue, and the list it was last handed."""
         self._flush: asyncio.TimerHandle | None = None
 
     def put(self, line: dict[str, Any]) -> None:
-        self._tables[line["room_id"]] = line
-        self._changed()
+        if self._tables.get(line["room_id"]) != line:
+            self._tables[line["room_id"]] = line
+            self._changed()
 
     def replace(self, lines: Iterable[dict[str, Any]]) -> None:
         """The whole list, read from the store (another process changed it)."""
@@ -65,6 +68,10 @@ class Lobby:
         if self._tables.pop(room_id, None) is not None:
             self._changed()
 
+    def playing(self) -> list[str]:
+        """The ids of the games listed as being played."""
+        return [room_id for room_id, t in self._tables.items() if t["status"] == "playing"]
+
     def snapshot(self) -> dict[str, Any]:
         newest = sorted(self._tables.values(), key=lambda t: t["created_at"] or "", reverse=True)
         return {
@@ -76,12 +83,13 @@ class Lobby:
         """A queue that gets the whole list now and whenever it changes (only the latest kept:
         a slow watcher skips lists, never falls behind)."""
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=1)
-        queue.put_nowait(self.snapshot())
-        self._watchers.add(queue)
+        snapshot = self.snapshot()
+        queue.put_nowait(snapshot)
+        self._watchers[queue] = snapshot
         return queue
 
     def unwatch(self, queue: asyncio.Queue[dict[str, Any]]) -> None:
-        self._watchers.discard(queue)
+        self._watchers.pop(queue, None)
 
     def _changed(self) -> None:
         if self._flush is None and self._watchers:
@@ -91,7 +99,15 @@ class Lobby:
     def _send(self) -> None:
         self._flush = None
         snapshot = self.snapshot()
-        for queue in self._watchers:
+        # Per list handed before (most watchers share one): the list, and whether it says what
+        # this one does. Compared once each, kept alive so that no id is reused meanwhile.
+        same: dict[int, tuple[dict[str, Any], bool]] = {}
+        for queue, last in self._watchers.items():
+            if id(last) not in same:
+                same[id(last)] = last, last == snapshot
+            if same[id(last)][1]:
+                continue
             with contextlib.suppress(asyncio.QueueEmpty):
                 queue.get_nowait()  # an unread older list: the new one replaces it
             queue.put_nowait(snapshot)
+            self._watchers[queue] = snapshot

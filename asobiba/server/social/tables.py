@@ -6,6 +6,7 @@ module holds what the host chooses and checks it, so the room and the API share 
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -51,6 +52,20 @@ class TableSettings:
     spectator_chat: bool = False
     started_at: float | None = None
     """The game time the game started at (the first turn's clock counts from it)."""
+    people: int | None = None
+    """How many seats people took when the game started (``core.game.first_state``); None: a
+    table started before the games were told, replayed as it was played (as by bots)."""
+    paired: bool = False
+    """Made by "Play someone now" (``server/pairing/``): nobody hosts it, and its people look
+    for someone again after it rather than set a table."""
+    rated: bool = True
+    """Its game changes its people's ratings (``server/store/ratings.py``); a casual table's
+    changes nothing. A table stored before the setting existed is rated, the default."""
+
+    def started(self, at: float, seats: list[dict[str, Any]]) -> TableSettings:
+        """These settings for a game starting at game time ``at`` on its final ``seats``."""
+        people = sum("player" in spec for spec in seats)
+        return dataclasses.replace(self, started_at=at, people=people)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -58,6 +73,9 @@ class TableSettings:
             "clock": None if self.clock is None else self.clock.to_json(),
             "spectator_chat": self.spectator_chat,
             "started_at": self.started_at,
+            "people": self.people,
+            "paired": self.paired,
+            "rated": self.rated,
         }
 
     @classmethod
@@ -68,6 +86,9 @@ class TableSettings:
             clock=None if clock is None else TurnClockSetting(clock["move"], clock["reserve"]),
             spectator_chat=bool(data.get("spectator_chat")),
             started_at=data.get("started_at"),
+            people=data.get("people"),
+            paired=bool(data.get("paired")),
+            rated=bool(data.get("rated", True)),
         )
 
 
@@ -103,6 +124,8 @@ def seat_table(
     mine = [k for k, kind in enumerate(kinds) if kind["kind"] == "me"]
     if len(mine) != 1:
         raise InvalidTable("invalid_seats", 'exactly one seat is {"kind": "me"}')
+    if any(kind["kind"] != "bot" and kind.get("level") is not None for kind in kinds):
+        raise InvalidTable("invalid_seats", "only a bot's seat has a level")
     seats: list[dict[str, Any]] = []
     for kind in kinds:
         if kind["kind"] == "me":

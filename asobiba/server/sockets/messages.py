@@ -21,6 +21,9 @@ CLOSE_RATE_LIMITED = 4429
 """Close code for a client that sent faster than ``SocketLimits`` allow."""
 CLOSE_TOO_MANY_SOCKETS = 4409
 """Close code for a socket past ``GuestLimits.sockets_per_seat`` or ``sockets_per_room``."""
+CLOSE_SIGNED_OUT = 4401
+"""Close code for a socket opened by an account's session that was signed out or revoked
+(``sockets/signed.py``): it must not act for the account any more."""
 
 
 @dataclass(frozen=True)
@@ -54,7 +57,13 @@ class Say:
     stamp: str | None = None
 
 
-ClientMessage = Act | Sync | Pong | AskHint | Say
+@dataclass(frozen=True)
+class Back:
+    """``{"type": "back"}``: the sender is at the table again; a seat the stand-in plays because
+    its person was idle is theirs again (``Room.back``)."""
+
+
+ClientMessage = Act | Sync | Pong | AskHint | Say | Back
 
 
 def parse_client_message(text: str) -> ClientMessage:
@@ -74,6 +83,8 @@ def parse_client_message(text: str) -> ClientMessage:
         return Sync()
     if kind == "hint" and set(data) == {"type"}:
         return AskHint()
+    if kind == "back" and set(data) == {"type"}:
+        return Back()
     if kind == "pong" and set(data) == {"type", "id"}:
         if type(data["id"]) is not int:
             raise RoomError("bad_message", "'id' must be the ping's integer id")
@@ -89,7 +100,7 @@ def parse_client_message(text: str) -> ClientMessage:
     raise RoomError(
         "bad_message",
         'expected {"type": "act", "action": {...}}, {"type": "sync"}, {"type": "hint"}, '
-        '{"type": "chat", "text": "..."} or {"type": "pong", "id": n}',
+        '{"type": "chat", "text": "..."}, {"type": "back"} or {"type": "pong", "id": n}',
     )
 
 

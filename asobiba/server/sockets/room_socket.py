@@ -35,7 +35,10 @@ from asobiba.server.cluster.switchboard import (
     Link,
     Switchboard,
 )
-from asobiba.server.http.identity import player_id
+from asobiba.server.http.identity import identity
+from asobiba.server.limits import TokenBucket, client_address
+from asobiba.server.logs import room_context
+from asobiba.server.metrics import SOCKETS_OPEN, count_refusal
 from asobiba.server.rooms.errors import RoomError
 from asobiba.server.rooms.hub import Hub
 from asobiba.server.rooms.room import Room
@@ -53,6 +56,7 @@ from asobiba.server.sockets.messages import (
     error_message,
     parse_client_message,
 )
+from asobiba.server.sockets.signed import SignedSockets
 from asobiba.server.sockets.uvicorn_protocol import KERNEL_ROUND_TRIP
 
 router = APIRouter()
@@ -97,25 +101,6 @@ class Relayed:
         self.board.forward(self.link, text, at)
 
 
-class TokenBucket:
-    """``burst`` messages at once, then ``per_second`` on average."""
-
-    def __init__(self, per_second: float, burst: int) -> None:
-        self.per_second = per_second
-        self.burst = burst
-        self.tokens = float(burst)
-        self.checked = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.checked) * self.per_second)
-        self.checked = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-
 class SocketConnection:
     """A seat's socket with its own bounded outbox, so a slow client never holds the room."""
 
@@ -125,6 +110,7 @@ class SocketConnection:
         self.websocket = websocket
         self.player = player
         self.seat = seat
+        self.address: str | None = client_address(websocket)
         self.outbox: asyncio.Queue[dict[str, Any] | Close] = asyncio.Queue(limits.outbox)
         self.bucket = TokenBucket(limits.per_second, limits.burst)
         self.sync_queued = False
@@ -204,6 +190,7 @@ class SocketConnection:
             if frame["type"] == "websocket.disconnect":
                 return None
             if not self.bucket.take():
+                count_refusal("socket_messages")
                 self.send(
                     error_message(
                         "rate_limited",
@@ -241,11 +228,16 @@ def kernel_reader(websocket: WebSocket) -> Callable[[], float | None] | None:
 
 def same_origin(websocket: WebSocket) -> bool:
     """Browsers always send Origin on a WebSocket handshake; another site's page may not connect
-    with this visitor's cookie (cross-site WebSocket hijacking)."""
+    with this visitor's cookie (cross-site WebSocket hijacking). The scheme counts too: a page
+    served over plain HTTP on the same host (anyone on the line can write one) may not open the
+    socket of a site served over TLS (``wss``, or ``ws`` behind a proxy whose
+    ``X-Forwarded-Proto`` uvicorn trusts)."""
     origin = websocket.headers.get("origin")
     if origin is None:
         return True  # not a browser: it holds no visitor's cookie but its own
-    return urlsplit(origin).netloc == websocket.headers.get("host")
+    page = urlsplit(origin)
+    scheme = "https" if websocket.url.scheme == "wss" else "http"
+    return page.scheme == scheme and page.netloc == websocket.headers.get("host")
 
 
 @router.websocket("/ws/rooms/{room_id}")
@@ -260,12 +252,23 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
         await websocket.send_denial_response(refusal)
         return
     hub: Hub = websocket.app.state.hub
-    player = player_id(websocket)
+    who = identity(websocket)
     limits: SocketLimits = websocket.app.state.socket_limits
-    connection = SocketConnection(websocket, player, None, limits)
+    connection = SocketConnection(websocket, who.player, None, limits)
+    signed: SignedSockets = websocket.app.state.signed_sockets
     await websocket.accept()
-    with contextlib.suppress(WebSocketDisconnect):
-        await _route(websocket, hub, room_id, connection)
+    if who.session is not None:
+        signed.add(who.session, connection)
+    try:
+        with (
+            SOCKETS_OPEN.labels("room").track_inprogress(),
+            contextlib.suppress(WebSocketDisconnect),
+            room_context(room_id),
+        ):
+            await _route(websocket, hub, room_id, connection)
+    finally:
+        if who.session is not None:
+            signed.discard(who.session, connection)
 
 
 async def _route(
@@ -283,13 +286,11 @@ async def _route(
             await _serve_here(websocket, hub, place, connection)
             return
         if place is None:
-            await _refuse(websocket, error_message("unknown_room", f"no room {room_id!r}"), 4404)
+            await refuse(websocket, _unknown(room_id), 4404)
             return
         if place.owner and hub.switchboard is not None:
             board = hub.switchboard
-            link, refused = await board.join(
-                place.owner, room_id, connection.player, connection.send
-            )
+            link, refused = await board.join(place.owner, room_id, connection)
             if link is not None:
                 try:
                     await connection.serve(Relayed(board, link))
@@ -303,7 +304,7 @@ async def _route(
                 await websocket.close(code=refused["close"])
                 return
         if time.monotonic() > deadline:
-            await _refuse(websocket, error_message("unavailable", "try again"), CLOSE_UNAVAILABLE)
+            await refuse(websocket, error_message("unavailable", "try again"), CLOSE_UNAVAILABLE)
             return
         await asyncio.sleep(JOIN_SECONDS / 4)
 
@@ -312,20 +313,31 @@ async def _serve_here(
     websocket: WebSocket, hub: Hub, room: Room, connection: SocketConnection
 ) -> None:
     connection.seat = room.seat_of(connection.player)
+    if room.kept_private and connection.seat is None:  # only its people see it now
+        await hub.release(room)
+        await refuse(websocket, _unknown(room.id), 4404)
+        return
     guests: GuestLimits = websocket.app.state.guest_limits
     crowded = room.crowded(connection.seat, guests.sockets_per_seat, guests.sockets_per_room)
     if crowded is not None:
+        count_refusal("room_sockets")
         await hub.release(room)
-        await _refuse(websocket, error_message("too_many_sockets", crowded), CLOSE_TOO_MANY_SOCKETS)
+        await refuse(websocket, error_message("too_many_sockets", crowded), CLOSE_TOO_MANY_SOCKETS)
         return
     room.join(connection)  # before any await: see Hub.release
     try:
-        await connection.serve(Here(room))
+        with room_context(room.id, room.game.name):
+            await connection.serve(Here(room))
     finally:
         room.leave(connection)
         await hub.release(room)
 
 
-async def _refuse(websocket: WebSocket, error: dict[str, Any], code: int) -> None:
+def _unknown(room_id: str) -> dict[str, Any]:
+    return error_message("unknown_room", f"no room {room_id!r}")
+
+
+async def refuse(websocket: WebSocket, error: dict[str, Any], code: int) -> None:
+    """Say why an accepted socket may not stay (``error``), then close it with ``code``."""
     await websocket.send_text(encode(error))
     await websocket.close(code=code)

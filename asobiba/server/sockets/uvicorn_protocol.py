@@ -30,6 +30,7 @@ from uvicorn._types import ASGISendEvent
 from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
+from asobiba.server.limits import address_key
 from asobiba.server.sockets.latency import kernel_round_trip
 
 KERNEL_ROUND_TRIP: Final = "asobiba.kernel_round_trip"
@@ -72,11 +73,10 @@ class RoomSocketProtocol(WebSocketsSansIOProtocol):
     def handle_parser_exception(self) -> None:
         super().handle_parser_exception()
         assert self.conn.close_sent is not None
-        host, port = self.client or ("-", 0)
+        host = address_key(self.client[0]) if self.client else "-"  # as the limits count it
         log.warning(
-            '%s:%d - "WebSocket %s" closed %d: %s',
+            '%s - "WebSocket %s" closed %d: %s',
             host,
-            port,
             self.scope["path"] if self.handshake_complete else "(handshake)",
             self.conn.close_sent.code,
             self.conn.close_sent.reason,

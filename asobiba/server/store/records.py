@@ -10,13 +10,14 @@ played.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from asobiba.core.game import Game, RecordField, RecordValue
 from asobiba.core.options import rule_key
 from asobiba.server.store.db import Result, Review
+from asobiba.server.store.seats import is_deleted, is_person
 
 
 def results_for(
@@ -26,21 +27,28 @@ def results_for(
     seats: list[dict[str, Any]],
     outcome: dict[str, Any],
     hints: list[int] | None = None,
-    standin: bool = False,
+    standins: Collection[int] = (),
 ) -> list[Result]:
-    """One ``Result`` per person seat of a finished game, against bots or between people:
-    ``people`` is how many person seats the table had, ``level`` the bots' level ("" when no
-    seat was a bot), ``hints`` says how many hints each seat asked for and ``standin`` whether
-    a stand-in bot played for a person in the game."""
+    """One ``Result`` per person seat of a finished game, against bots or between people, but
+    for a deleted player's seat (nobody to give it to): ``people`` is how many person seats
+    the table had (a deleted player's too), ``level`` the bots' level ("" when no seat was a
+    bot), ``hints`` says how many hints each seat asked for and ``standins`` the seats a
+    stand-in bot played for (only those seats' results carry the mark: the others played all
+    their own moves).
+
+    A game where every seat ties at the top is a draw for everyone, whatever the outcome's
+    ``winners`` says (a game may list every tied seat there): nobody beat anybody."""
     bots = [spec["bot"] for spec in seats if "bot" in spec]
     people = sum(1 for spec in seats if "player" in spec)
     resolved = game.resolve_options(options)
     results = []
     scores = outcome["scores"]
     winners = outcome["winners"]
+    if len(winners) == len(seats):
+        winners = []
     for seat, spec in enumerate(seats):
-        if "player" not in spec:
-            continue
+        if not is_person(spec):
+            continue  # a bot, or a person who deleted their data (no one to give it to)
         if not winners:
             result, sign = "draw", 0
         elif seat in winners:
@@ -65,7 +73,7 @@ def results_for(
                 margin=sign * outcome.get("margin", abs(scores[seat] - best_other)),
                 hints=hints[seat] if hints else 0,
                 people=people,
-                standin=standin,
+                standin=seat in standins,
             )
         )
     return results
@@ -196,15 +204,29 @@ def seat_names(seats: list[dict[str, Any]]) -> list[str | None]:
     return [spec.get("name") if "player" in spec else None for spec in seats]
 
 
+def seat_kinds(seats: list[dict[str, Any]]) -> list[str | None]:
+    """Per seat, "human", "bot" or "deleted" (a person who deleted their data; None for a seat
+    of none of these): the page names a bot's seat "CPU n" (``names.cpu_name``), a deleted
+    player's "Deleted player", and a person's by ``seat_names``."""
+    return [_kind(spec) for spec in seats]
+
+
+def _kind(spec: dict[str, Any]) -> str | None:
+    if is_deleted(spec):
+        return "deleted"
+    return "human" if "player" in spec else "bot" if "bot" in spec else None
+
+
 def game_list(
     results: Iterable[Result],
     limit: int = 50,
     seats: Mapping[str, list[dict[str, Any]]] | None = None,
 ) -> list[dict[str, Any]]:
     """The newest stored games, newest first, each with what the replay link needs: also how
-    many ``people`` played, whether a ``standin`` played for one of them and, from ``seats``
-    (each room's seats by id, ``Store.room_seats``), ``names``: per seat, the person's name or
-    None (a bot, or a seat stored without a name). Names are data: pages set them as text."""
+    many ``people`` played, whether a ``standin`` played for the player (their own seat, not
+    someone else's) and, from ``seats`` (each room's seats by id, ``Store.room_seats``),
+    ``names``: per seat, the person's name or None (a bot, or a seat stored without a name),
+    and ``kinds`` (``seat_kinds``). Names are data: pages set them as text."""
     seats = seats or {}
     return [
         {
@@ -222,6 +244,7 @@ def game_list(
             "people": _people(r),
             "standin": bool(r.standin),
             "names": seat_names(seats.get(r.room_id, [])) or [None] * r.players,
+            "kinds": seat_kinds(seats.get(r.room_id, [])) or [None] * r.players,
             "stats": r.stats,
         }
         for r in newest(results, limit)

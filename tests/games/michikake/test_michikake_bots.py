@@ -2,13 +2,15 @@
 level doing what its description says.
 
 The expert is tested with a few samples and no clock, so the tests are fast and do not depend on
-the machine's speed; the level's own budget and decision times are measured in
+the machine's speed (one position, whose fault showed only over the level's 40 samples, uses
+them, still without the clock); the level's own budget and decision times are measured in
 bench/michikake_speed.py (tests time nothing).
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import replace
 from typing import Any
 
@@ -37,6 +39,7 @@ from asobiba.games.michikake.bots import (
 from asobiba.games.michikake.data import LEVEL_BY_ID, LEVELS
 from asobiba.games.michikake.rules import CLAIM, DISCARD, MichikakeState
 from asobiba.games.michikake.sample import sample_state
+from tests.games.michikake.test_michikake_rules import table
 
 GAME = get_game("michikake")
 LEVEL_IDS = [level.id for level in LEVELS]
@@ -367,3 +370,27 @@ def test_the_search_leaves_the_readers_choice_only_for_a_clear_gain() -> None:
     noisy = {8: [30.0, -25.0, 40.0, -30.0]}
     assert _better(5, noisy, 1.5) == 5
     assert _better(5, {7: [-1.0, -2.0, -1.5]}, 1.5) == 5
+
+
+def test_the_expert_keeps_a_ready_hand_whatever_its_rollouts_say() -> None:
+    """Issue 31, point 3, a position built through the engine: three seats, the R crest and
+    the Sweep bonus card, 45 cards in the pile. Holding C3 C4 R1 R1 R2 R3, throwing an R1
+    leaves C3 C4 R1 R2 R3, ready on C2 or C5 with all six copies unseen. With its full 40
+    samples, seed 2 threw C4 instead: its rollouts, lucky with all-R crest hands, beat the
+    cheap ready line by more than their bar. The search now only weighs discards as close to
+    winning as the reader's best, so every seed keeps the ready hand."""
+    hands = ["C3 C4 R1 R1 R2 R3", "C5 R5 R8 C4 W6", "W2 C6 R8 W2 C3"]
+    rows = ["R5 W9", "C9 W1", "R6 C8"]
+    rest = Counter(deck(3))
+    rest.subtract(card for text in hands + rows for card in text.split())
+    pile = sorted(rest.elements())[:45]
+    state = replace(
+        table(hands, " ".join(pile), drawn="C4", discards=rows),
+        crests=("R", "C", "W"),
+        bonus=("sweep", "odd", "even"),
+    )
+    obs, legal = GAME.observe(state, 0), GAME.legal_actions(state, 0)
+    ready = tuple(sorted(CODE[c] for c in ["C3", "C4", "R1", "R2", "R3"]))
+    assert {CARD[c] for c in waits(ready)} == {"C2", "C5"}
+    for seed in range(3):
+        assert make_bot("expert", seed, time=0.0).choose(obs, legal) == {"discard": "R1"}, seed

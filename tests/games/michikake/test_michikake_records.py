@@ -27,7 +27,8 @@ def session(seed: int, players: int) -> MichikakeState:
 def test_record_fields_count_places_average_points_and_keep_the_best_hand() -> None:
     fields = {field.key: field for field in GAME.record_fields()}
     assert fields["places"].how == "tally"
-    assert list(fields["places"].names) == ["1", "2", "3", "4"]
+    assert list(fields["places"].names) == ["1", "2", "3", "4", "tied"]
+    assert fields["places"].names["tied"] == {"ja": "全員同点", "en": "All tied"}
     assert fields["places"].names["2"] == {"ja": "2位", "en": "2nd"}
     assert fields["points"].how == "mean" and fields["best"].how == "max"
 
@@ -52,7 +53,8 @@ def test_a_seat_records_its_place_points_and_best_winning_total() -> None:
     assert seen_winner and seen_never, "the sample has a seat with two wins and one with none"
 
 
-def test_tied_seats_share_a_place_in_the_records() -> None:
+def test_a_session_everyone_ends_level_has_no_places_in_the_records() -> None:
+    """Nobody won a hand: all on 1000 is "all tied" (a draw in the records), never a 1st."""
     state = GAME.new_state({"short_pile": 4}, 3, 7)
     rng = random.Random(7)
     at = 0.0
@@ -63,5 +65,5 @@ def test_tied_seats_share_a_place_in_the_records() -> None:
         state = GAME.apply(state, seat, rng.choice(legal), at)
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome["scores"] == [1000, 1000, 1000]
-    assert [GAME.record(outcome, seat)["places"] for seat in range(3)] == [["1"]] * 3
+    assert [GAME.record(outcome, seat)["places"] for seat in range(3)] == [["tied"]] * 3
     assert outcome["best"] == [None, None, None]

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from asobiba.core.errors import IllegalAction
+from asobiba.core.game import automatic, first_state
 from asobiba.games import get_game
 from asobiba.games.michikake import MichikakeState, sort_cards
 from asobiba.games.michikake.data import BREAK_SECONDS, CLAIM_SECONDS
@@ -141,6 +142,38 @@ def test_the_next_player_draws_only_after_the_window_is_settled() -> None:
 def test_the_window_closes_early_once_every_seat_has_answered() -> None:
     after = act(table(FOUR), (0, {"discard": "W7"}), (3, PASS), (1, PASS), (2, PASS))
     assert GAME.deadline(after) is None and GAME.to_move(after) == frozenset({1})
+
+
+def test_designed_a_seat_that_cannot_claim_answers_pass_without_being_asked() -> None:
+    """Seat 1 holds two W7 (it may steal) and is asked; seats 2 and 3 can only pass, which
+    ``automatic`` gives for them (the room answers a person's so, and shows no control)."""
+    hands = ["C1 C2 C4 W7 H8 H9", "C3 C5 W7 W7 H5", FOUR[2], FOUR[3]]
+    opened = act(table(hands), (0, {"discard": "W7"}))
+    assert GAME.legal_actions(opened, 1) == [PASS, STEAL]
+    assert automatic(GAME, opened, 1) is None
+    assert [automatic(GAME, opened, seat) for seat in (2, 3)] == [PASS, PASS]
+    assert automatic(GAME, opened, 0) is None, "the discarder has nothing to answer"
+    assert automatic(GAME, table(hands), 0) is None, "a discard is a choice"
+    assert automatic(GAME, act(opened, (2, PASS)), 2) is None, "answered already"
+
+
+@pytest.mark.parametrize("people", [2, 3, 4])
+def test_designed_between_people_the_window_runs_its_full_length(people: int) -> None:
+    """With two or more people at the table, every answer in does not close the window: only
+    its deadline does, so how long it lasts shows nobody whether the others could claim."""
+    start = first_state(GAME, {}, 4, 0, people)
+    assert start.full_windows
+    state = replace(table(FOUR), full_windows=True)
+    answered = act(state, (0, {"discard": "W7"}), (3, PASS), (1, PASS), (2, PASS))
+    assert GAME.to_move(answered) == frozenset() and GAME.deadline(answered) == CLAIM_SECONDS
+    assert GAME.observe(answered, 2)["phase"] == "claim"
+    closed = GAME.advance(answered, CLAIM_SECONDS)
+    assert GAME.to_move(closed) == frozenset({1}) and GAME.deadline(closed) is None
+
+
+@pytest.mark.parametrize("people", [0, 1])
+def test_designed_against_the_computer_the_last_answer_closes_the_window(people: int) -> None:
+    assert not first_state(GAME, {}, 4, 0, people).full_windows
 
 
 def test_at_the_deadline_the_window_closes_and_silent_seats_pass() -> None:

@@ -16,8 +16,13 @@ from asobiba.games.momojan import hand as hand_module
 from asobiba.games.momojan.hand import head_ok, set_kind
 
 
-def w(text: str, open_sets: int) -> set[str]:
-    return waits(parse(text), open_sets)
+def w(text: str, *open_sets: str) -> set[str]:
+    """The waits of the hand ``text`` beside ``open_sets``, each written as its three cards."""
+    return waits(parse(text), [parse(s) for s in open_sets])
+
+
+TWO_SETS = ("S1 S2 S3", "pheasant pheasant pheasant")
+"""Two open sets sharing no card with the hands beside them in these tests."""
 
 
 # --- notation ------------------------------------------------------------------------------
@@ -140,7 +145,11 @@ def test_helpers_refuse_a_hand_the_deck_cannot_hold() -> None:
     with pytest.raises(ValueError, match="holds 1 of L1"):
         decompositions(parse("L1 L1 L2 L3 O1"))
     with pytest.raises(ValueError, match="holds 4 of dog"):
-        waits(parse("dog dog dog dog dog"), 3)
+        waits(parse("dog dog dog dog dog"), [])
+    with pytest.raises(ValueError, match="holds 4 of dog, not 5"):
+        w("dog dog", "dog dog dog")
+    with pytest.raises(ValueError, match="not an open set: L1 L2 L4"):
+        w("dog", "L1 L2 L4")
 
 
 def test_win_needs_at_least_three_sets_counting_open_ones_plus_a_head() -> None:
@@ -153,35 +162,74 @@ def test_win_needs_at_least_three_sets_counting_open_ones_plus_a_head() -> None:
 
 
 def test_waits_furiten_example_moon_head_and_lemon_3_4_wait_on_lemon_or_peach_2_or_5() -> None:
-    assert w("moon moon L3 L4", 2) == {"L2", "L5", "M2", "M5"}
+    assert w("moon moon L3 L4", *TWO_SETS) == {"L2", "L5", "M2", "M5"}
 
 
 def test_waits_scoring_example_one_two_suns_and_orange_2_3_wait_on_orange_or_peach_1_or_4() -> None:
-    assert w("sun sun O2 O3", 2) == {"O1", "O4", "M1", "M4"}
+    assert w("sun sun O2 O3", "dog dog dog", "L4 L5 L6", "M7 O8 O9") == {"O1", "O4", "M1", "M4"}
 
 
 def test_waits_scoring_example_two_lemon_2_strawberry_2_two_moons_wait_on_a_2_or_moon() -> None:
-    assert w("L2 S2 moon moon", 4) == {"M2", "O2", "moon"}
+    open_sets = ("pheasant pheasant pheasant", "L4 L5 L6", "O7 O8 O9", "S5 S6 S7")
+    assert w("L2 S2 moon moon", *open_sets) == {"M2", "O2", "moon"}
 
 
-def test_waits_scoring_example_three_single_strawberry_8_waits_on_another_8() -> None:
-    # The peach 8 is in the chi'd set: waits ignore what is in sight, so it is listed too.
-    assert w("S8", 7) == {"L8", "O8", "M8"}
+EXAMPLE_THREE_SETS = (
+    "dog dog dog",
+    "monkey monkey monkey",
+    "pheasant pheasant pheasant",
+    "O1 O2 O3",
+    "L5 O5 S5",
+    "S1 S2 S3",
+    "L7 M8 L9",
+)
+"""Example ③'s seven open sets, the チー of the peach 8 last (the rule page's reading)."""
+
+
+def test_waits_scoring_example_three_single_strawberry_8_waits_on_orange_or_lemon_8() -> None:
+    """The rulebook names the waits: orange 8 or lemon 8. The peach 8 is not one, for it lies
+    in the player's own チー: no copy of it is left to win on (issue 31, point 1)."""
+    assert w("S8", *EXAMPLE_THREE_SETS) == {"L8", "O8"}
 
 
 def test_waits_qa_one_set_open_seven_in_hand_waits_on_the_dog_for_the_head() -> None:
-    assert w("L1 L2 L3 S6 S7 S8 dog", 1) == {"dog"}
+    assert w("L1 L2 L3 S6 S7 S8 dog", "O4 O5 O6") == {"dog"}
 
 
 def test_waits_qa_seven_dealt_cards_and_nothing_open_can_never_win() -> None:
-    assert w("L1 L2 L3 S6 S7 S8 dog", 0) == set()
+    assert w("L1 L2 L3 S6 S7 S8 dog") == set()
 
 
 def test_waits_never_name_a_card_whose_every_copy_is_in_the_hand() -> None:
-    assert "dog" not in w("dog dog dog dog L1 L2 L3", 1)
-    assert "L5" not in w("L5", 3)
-    assert w("L5", 3) == {"M5", "O5", "S5"}
+    assert "dog" not in w("dog dog dog dog L1 L2 L3", "O4 O5 O6")
+    assert "L5" not in w("L5", *TWO_SETS, "O7 O8 O9")
+    assert w("L5", *TWO_SETS, "O7 O8 O9") == {"M5", "O5", "S5"}
+
+
+# --- issue 31, point 1: a wait must have a copy the player does not hold ---------------------
+
+
+def test_tenpai_a_single_dog_beside_an_open_dog_pon_is_not_ready_no_fifth_dog() -> None:
+    assert w("dog", "dog dog dog", *TWO_SETS) == set()
+    assert w("dog", "monkey monkey monkey", *TWO_SETS) == {"dog"}
+
+
+def test_tenpai_a_single_lemon_5_beside_an_open_kai_of_the_other_three_5s_is_not_ready() -> None:
+    assert w("L5", "M5 O5 S5", *TWO_SETS) == set()
+
+
+def test_tenpai_only_the_copies_in_your_own_open_sets_are_gone_the_rest_still_wait() -> None:
+    # O5 in the player's own run is gone; M5 and S5 may still come (from the wall, or be
+    # held or thrown by the opponent: a dead wait is still a wait).
+    assert w("L5", "O4 O5 O6", *TWO_SETS) == {"M5", "S5"}
+
+
+def test_tenpai_a_peach_in_an_open_set_is_gone_as_itself_not_as_the_fruit_it_stands_for() -> None:
+    # M4 stands in for the lemon 4 in L3 M4 L5: the peach 4 is gone, the lemon 4 is not (it is
+    # the hand's), and the orange and strawberry 4s can still come.
+    assert w("L4", "L3 M4 L5", *TWO_SETS) == {"O4", "S4"}
+    assert w("O4", "L3 M4 L5", *TWO_SETS) == {"L4", "S4"}
 
 
 def test_waits_of_a_hand_of_the_wrong_size_are_empty() -> None:
-    assert w("L1 L2", 3) == set()
+    assert w("L1 L2", *TWO_SETS, "O7 O8 O9") == set()

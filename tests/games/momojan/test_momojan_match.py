@@ -92,6 +92,22 @@ def test_wall_a_player_not_ready_scores_0_however_many_sets_are_open() -> None:
     assert result.winner == 0 and result.paid == 2
 
 
+def test_wall_ready_needs_a_wait_with_a_copy_outside_your_own_hand_and_sets() -> None:
+    """Issue 31, point 1: seat 0's single L5 beside its own 開 of M5 O5 S5 waits on nothing
+    (every other 5 is in that 開), so it is not ready and its 5 open points count 0. Seat 1's
+    single L9 waits on M9, O9 and S9, all in seat 0's open sets: a dead wait, but ready, as in
+    mahjong (the copies are the opponent's, not its own)."""
+    after = wall(
+        "L5",
+        "L9",
+        ("kai: M5 O5 S5", "kai: M9 O9 S9", "pon: dog dog dog"),
+        ("kai: S1 S2 S3", "chi: L1 L2 L3", "pon: moon moon moon"),
+    )
+    result = after.results[-1]
+    assert result.tenpai == (False, True) and result.open_points == (0, 4)
+    assert result.winner == 1 and result.paid == 2
+
+
 def test_wall_no_doubling_even_when_the_difference_is_7_or_more() -> None:
     seven_kai = tuple(f"kai: {f}1 {f}2 {f}3" for f in "LOS") + tuple(
         f"kai: {f}7 {f}8 {f}9" for f in "LOS"

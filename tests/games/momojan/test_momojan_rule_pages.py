@@ -95,10 +95,13 @@ def test_furiten_refuses_ron_on_a_picture_card() -> None:
     assert ron_legal("L9") and not ron_legal("moon")
 
 
-@pytest.mark.parametrize("rule", ["ittsu_fruits", "kibidango_tsumo", "stake_growth"])
+@pytest.mark.parametrize(
+    "rule", ["ittsu_fruits", "kibidango_tsumo", "kibidango_ron_set", "stake_growth"]
+)
 def test_readings_of_the_rulebook_are_marked_designed_with_reasons(rule: str) -> None:
     """Point 4 of issue 20: what the rulebook does not say (a straight's fruits, きびだんご on a
-    ツモ, the stake after a second repeat) is a designed rule with its reason, on both pages."""
+    ツモ, the stake after a second repeat) is a designed rule with its reason, on both pages;
+    so is issue 31's きびだんご with a set the ロン completes."""
     (row,) = [r for r in RULES if r.id == rule]
     assert row.source == "designed" and row.reason and row.reason_ja
     for lang in LANGS:

@@ -200,6 +200,27 @@ def test_riichi_is_not_offered_when_the_hand_is_not_ready() -> None:
     assert not any(a.get("riichi") for a in legal(state))
 
 
+@pytest.mark.parametrize(
+    ("single", "own_set"), [("dog", "pon: dog dog dog"), ("L5", "kai: M5 O5 S5")]
+)
+def test_riichi_is_not_offered_on_a_wait_whose_every_copy_is_in_your_hand_or_open_sets(
+    single: str, own_set: str
+) -> None:
+    """Issue 31, point 1: ready means one card from a win, and a card none of whose copies can
+    still come wins nothing. A single dog beside its own dog ポン would wait on a fifth dog; a
+    single L5 beside its own 開 of the other three 5s, on one of those three."""
+    state = position(
+        f"{single} L9",
+        "S5 S6 S7 S8",
+        melds0=melds(own_set, "kai: S1 S2 S3", "chi: O1 O2 O3"),
+        phase="drawn",
+        drawn="L9",
+        piles=("L8", "O8", "S8"),
+    )
+    assert discard(single, riichi=True) in legal(state)  # L9 waits on M9, O9 or S9
+    assert discard("L9", riichi=True) not in legal(state)
+
+
 def test_designed_riichi_needs_two_cards_left_in_the_piles() -> None:
     state = drawn_ready(piles=("", "", "S8"))
     assert not any(a.get("riichi") for a in legal(state))

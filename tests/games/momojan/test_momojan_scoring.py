@@ -55,7 +55,7 @@ def test_example_one_keeps_its_own_waits_orange_and_peach_1_or_4_all_live() -> N
     from asobiba.games.momojan import waits
 
     state = example_one()
-    assert waits(parse("sun sun O2 O3"), 3) == {"O1", "O4", "M1", "M4"}
+    assert waits(state.hands[1], [m.cards for m in state.melds[1]]) == {"O1", "O4", "M1", "M4"}
     in_sight = {c for meld in state.melds[1] for c in meld.cards} | {state.dead[0]}
     assert not in_sight & {"O1", "O4", "M1", "M4"}
 
@@ -94,7 +94,8 @@ def example_two() -> MomojanState:
 def test_example_two_waits_are_a_2_of_peach_or_orange_or_the_moon() -> None:
     from asobiba.games.momojan import waits
 
-    assert waits(parse("L2 S2 moon moon"), 4) == {"M2", "O2", "moon"}
+    state = example_two()
+    assert waits(state.hands[0], [m.cards for m in state.melds[0]]) == {"M2", "O2", "moon"}
 
 
 def test_example_two_pheasant_moon_ogre_island_two_dora_make_6_not_doubled() -> None:
@@ -220,6 +221,31 @@ def test_kibidango_needs_the_final_ron_a_tsumo_does_not_make_it() -> None:
     assert ("kibidango", 2) in score(win("S8 L8", *sets)).yaku  # type: ignore[union-attr]
     tsumo = score(win("S8 L8", *sets, ron=False))
     assert tsumo is not None and "kibidango" not in dict(tsumo.yaku)
+
+
+THREE_CALLED = melds("pon: dog dog dog", "pon: monkey monkey monkey", "chi: O1 O2 O3")
+
+
+def ron_on(hand: str, card: str) -> list[str]:
+    """The yaku of the dealer's ロン on ``card`` with ``hand`` beside ``THREE_CALLED``."""
+    state = position(hand, "L7 S5 S6 S7", melds0=THREE_CALLED, offer=card, dora="sun")
+    return yaku_names(play(state, {"type": "ron"}))
+
+
+def test_designed_kibidango_not_when_the_ron_completes_a_set_around_a_concealed_head() -> None:
+    """Issue 31, point 2: three called sets and L3 L4 moon moon, the dealer's L2 completes
+    L2-L3-L4 by ロン. That is example one's shape (three open sets, the ロン on O1 completing
+    O1-O2-O3 beside sun sun), which the rulebook scores 14 without きびだんご: a set the ロン
+    completes is not a called set, so only the head may stay in the hand."""
+    assert ron_on("L3 L4 moon moon", "L2") == ["dog", "monkey"]
+    assert "kibidango" not in yaku_names(play(example_one(), {"type": "ron"}))
+
+
+def test_kibidango_when_only_the_head_is_left_and_the_ron_completes_it() -> None:
+    """The other hand of point 2, as in example three: every set called, one card in the hand,
+    the ロン pairs it."""
+    assert ron_on("moon", "moon") == ["dog", "monkey", "kibidango"]
+    assert ron_on("L2 L3 L4 moon", "moon") == ["dog", "monkey"]  # a set never called
 
 
 def test_example_three_the_child_takes_back_both_stake_points() -> None:

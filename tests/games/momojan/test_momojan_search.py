@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 
 from asobiba.games import get_game
 from asobiba.games.momojan import DECK, Meld, Win, complete, parse, score, waits
-from asobiba.games.momojan.bots import make_bot, shanten
+from asobiba.games.momojan.bot_levels import make_bot
+from asobiba.games.momojan.bots import GreedyBot, shanten
 from asobiba.games.momojan.cards import KINDS, is_peach, sort_cards
+from asobiba.games.momojan.data import LEVEL_BY_ID
 from asobiba.games.momojan.search import (
     Reach,
     deal_in_chances,
@@ -71,8 +74,8 @@ def test_ready_value_is_the_brute_force_sum_over_the_deck() -> None:
     while checked < 40:
         size, opened = rng.choice(((4, OPEN[:2]), (7, OPEN[:1]), (1, OPEN)))
         hand = sort_cards(rng.sample(DECK, size))
-        if not waits(hand, len(opened)) or Counter(hand) & Counter(
-            c for m in opened for c in m.cards
+        if Counter(hand) & Counter(c for m in opened for c in m.cards) or not waits(
+            hand, [m.cards for m in opened]
         ):
             continue
         seen = rng.sample([c for c in DECK if c not in hand], 10)
@@ -108,7 +111,7 @@ def test_near_value_is_the_brute_force_search_of_the_next_draw() -> None:
             for out in set(grown):
                 left = list(grown)
                 left.remove(out)
-                if waits(left, 2):
+                if waits(left, [m.cards for m in opened]):
                     best = max(best, brute_ready(left, opened, +rest))
             expected += pool[card] * best
         assert near_value(tuple(hand), Reach(opened, pool, "L3", True)) == expected, hand
@@ -118,26 +121,35 @@ def test_near_value_is_the_brute_force_search_of_the_next_draw() -> None:
 def test_deal_in_chances_of_a_one_card_riichi_are_exact() -> None:
     """A riichi player holding one card waits for its pair: the chance a card wins is the
     unseen copies of the cards it pairs with (those whose waits the engine says include it),
-    over the unseen cards, less the shapes made furiten by the river (モモ still wins)."""
-    pool = pool_without(parse("L5 O5 dog dog M2 S9"))
-    river_cards = parse("S5 L2")
-    chances = deal_in_chances(pool, river_cards, 1)
-    total = sum(pool.values())
+    over the unseen cards, less the shapes made furiten by the river (モモ still wins). The
+    player's own open sets take their cards out of every wait (issue 31, point 1): a single
+    pheasant beside their pheasant ポン, or a single 5 beside their other three 5s, is not
+    ready, so it is never the hand."""
+    open_sets = [parse("pheasant pheasant pheasant"), parse("M5 O5 S5"), parse("L1 L2 L3")]
+    opened = [c for s in open_sets for c in s]
+    pool = pool_without(parse("O1 dog dog M2 S9"), opened)
+    river_cards = parse("S1 L7")
+    chances = deal_in_chances(pool, river_cards, 1, opened)
+    ready = [single for single in pool if waits([single], open_sets)]
+    total = sum(pool[single] for single in ready)
     for card in KINDS:
         expected = 0
-        for single in pool:
-            shape = waits([single], 3)
+        for single in ready:
+            shape = waits([single], open_sets)
             furiten = any(c in river_cards for c in shape if not is_peach(c))
             if card in shape and (not furiten or is_peach(card)):
                 expected += pool[single]
         assert abs(chances[card] - expected / total) < 1e-12, card
-    # S5 lies in the river: any single waiting on it is furiten, so it is safe; M5 is not.
-    assert chances["S5"] == 0 < chances["M5"]
+    # Only a single pheasant, or a single L5, could wait on the last pheasant or on M5: neither
+    # is ready, so neither card can win.
+    assert chances["pheasant"] == chances["M5"] == 0.0 and pool["pheasant"] == pool["L5"] == 1
+    # S1 lies in the river: any single waiting on it is furiten, so it is safe; M1 is not.
+    assert chances["S1"] == 0 < chances["M1"]
 
 
 def test_deal_in_chances_mark_the_river_safe_and_the_partnerless_card_safe() -> None:
     pool = pool_without(parse("L1 L2 L3 O1 O2 O3 S1 S2 S3 M2 M3"))
-    chances = deal_in_chances(pool, parse("sun L7 M4"), 4)
+    chances = deal_in_chances(pool, parse("sun L7 M4"), 4, [])
     assert chances["sun"] == chances["L7"] == 0.0  # in the river: those waits are furiten
     assert chances["M4"] > 0  # モモ is never furiten
     assert chances["M1"] == 0.0  # every card it pairs or makes a set with is in sight
@@ -169,4 +181,5 @@ def test_the_expert_keeps_the_wait_worth_more_points() -> None:
         "card": "S4",
         "riichi": True,
     }
-    assert make_bot("strong", 1).choose(obs, legal)["card"] == "L5"
+    careful_strong = GreedyBot(replace(LEVEL_BY_ID["strong"], slip=0.0), 1)  # no careless moment
+    assert careful_strong.choose(obs, legal)["card"] == "L5"

@@ -44,4 +44,4 @@ async function request(method, url, body) {
 export const getJSON = (url) => request("GET", url);
 export const postJSON = (url, body) => request("POST", url, body);
 export const putJSON = (url, body) => request("PUT", url, body);
-export const deleteJSON = (url) => request("DELETE", url);
+export const deleteJSON = (url, body) => request("DELETE", url, body);

@@ -2,8 +2,9 @@
 // a one-line answer (a name).
 import { h } from "./dom.js";
 
-/** Ask a yes/no question; resolves true when the first (confirming) button is chosen. */
-export function confirmDialog(message, { yes, no }) {
+/** Ask a yes/no question; resolves true when the confirming button is chosen. `danger`: the
+ * confirming button says the answer destroys something (deleting one's data). */
+export function confirmDialog(message, { yes, no, danger = false }) {
   return new Promise((resolve) => {
     const answer = (value) => {
       dialog.close();
@@ -24,7 +25,7 @@ export function confirmDialog(message, { yes, no }) {
           h(
             "button",
             {
-              class: "btn btn--primary",
+              class: danger ? "btn btn--danger" : "btn btn--primary",
               type: "button",
               "data-confirm": "",
               onclick: () => answer(true),

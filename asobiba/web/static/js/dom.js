@@ -46,3 +46,24 @@ export function reducedMotion() {
 export function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/**
+ * Scroll just enough that `node` lies below the site's sticky header and above `dock` (what a
+ * game keeps stuck at the foot of the screen: its turn line and prompts; null when nothing is);
+ * its top wins when it is taller than the room between them, and nothing moves when it is
+ * already in sight. At once, not smoothly: a finger may be about to touch what comes into view.
+ */
+export function keepInSight(node, dock = null, gap = 8) {
+  const box = node.getBoundingClientRect();
+  const top = (document.querySelector(".site-header")?.getBoundingClientRect().bottom ?? 0) + gap;
+  let bottom = window.innerHeight;
+  if (dock) {
+    const stuck = dock.getBoundingClientRect();
+    // Stuck at the foot of the screen, the dock's top is as high as it will sit over the node.
+    bottom = Math.min(bottom, stuck.top, window.innerHeight - stuck.height);
+  }
+  bottom -= gap;
+  let by = box.bottom > bottom ? box.bottom - bottom : 0;
+  if (box.top - by < top) by = box.top - top;
+  if (Math.abs(by) >= 1) window.scrollBy({ top: by, behavior: "instant" });
+}

@@ -1,9 +1,14 @@
-// /learn/<game>: the game's lessons. Each is a position on the game's own board (its board
-// module's `mountLesson`); every move goes to POST /api/learn/<game>/<lesson> with the moves
-// made so far, and the server's engine answers right (done, remembered for this guest),
-// continue (your turn again) or wrong (what happened and a hint). The page judges nothing.
+// /learn/<game>: the game's lessons. Each is a position on the game's own table, drawn by the
+// game's lesson module (/static/js/<game>/lesson.js, `mountLesson`: the play page's board, cards
+// and prompts); every move goes to POST /api/learn/<game>/<lesson> with the moves made so far,
+// and the server's engine answers right (done, remembered for this guest), continue (your turn
+// again) or wrong (what happened and a hint). The page judges nothing.
+//
+// A lesson names the rulebook's parts it teaches (`covers`), and may carry a worked example
+// played out by the engine (`demo`: its frames are observations): a small player shows it on the
+// same table (the module's `mountDemo`), frame by frame, autoplaying at the game's own rhythm.
 import { ApiError, getJSON, postJSON } from "./api.js";
-import { h } from "./dom.js";
+import { h, reducedMotion } from "./dom.js";
 import { LANG, pageData, pick, t } from "./i18n.js";
 import { initialSpeed } from "./speed.js";
 import { toast } from "./toast.js";
@@ -23,6 +28,16 @@ const said = document.getElementById("lesson-said");
 const retry = document.getElementById("lesson-retry");
 const next = document.getElementById("lesson-next");
 const play = document.getElementById("lesson-play");
+const covers = document.getElementById("lesson-covers");
+const demoBox = document.getElementById("lesson-demo");
+const demoTitle = document.getElementById("demo-title");
+const demoNote = document.getElementById("demo-note");
+const demoLines = document.getElementById("demo-lines");
+const demoBack = document.getElementById("demo-back");
+const demoPlay = document.getElementById("demo-play");
+const demoPlayText = document.getElementById("demo-play-text");
+const demoNext = document.getElementById("demo-next");
+const demoCount = document.getElementById("demo-count");
 
 let lessons = [];
 let current = -1;
@@ -31,6 +46,9 @@ let moves = [];
 let steps = [];
 let busy = false;
 let board = null;
+let module = null;
+/** The worked example's player: its table, frames, the frame shown and the autoplay timer. */
+const demo = { table: null, frames: [], index: 0, timer: 0 };
 
 function showProgress() {
   const done = lessons.filter((lesson) => lesson.done).length;
@@ -77,6 +95,10 @@ function select(index, { focus = true } = {}) {
   title.textContent = pick(lesson.title);
   text.textContent = pick(lesson.text);
   task.textContent = pick(lesson.task);
+  const parts = lesson.covers ?? [];
+  covers.hidden = !parts.length;
+  covers.textContent = parts.length ? t("learn.covers", { parts: parts.map((part) => pick(part.title)).join(t("learn.covers_sep")) }) : "";
+  showDemo(lesson.demo);
   say(null);
   retry.hidden = next.hidden = play.hidden = true;
   board.show(lesson.view, lesson.legal);
@@ -100,6 +122,8 @@ async function onMove(action) {
     });
     await board.play(verdict.view, verdict.status === "continue" ? verdict.legal : []);
     panel.dataset.status = verdict.status;
+    // The verdict under the table: on a phone it may be below the screen's edge.
+    queueMicrotask(() => feedback.scrollIntoView({ block: "nearest", behavior: reducedMotion() ? "instant" : "smooth" }));
     if (verdict.status === "wrong") {
       say("wrong", pick(verdict.feedback));
       retry.hidden = false;
@@ -147,11 +171,74 @@ retry.addEventListener("click", () => {
 
 next.addEventListener("click", () => select(Number(next.dataset.to)));
 
+// --- the worked example's player ---------------------------------------------------------------
+
+function showDemo(worked) {
+  stopDemo();
+  demo.frames = worked?.frames ?? [];
+  demoBox.hidden = !demo.frames.length || !module?.mountDemo;
+  if (demoBox.hidden) return;
+  demoTitle.textContent = pick(worked.title);
+  demo.table = module.mountDemo(document.getElementById("demo-stage"), { seat: worked.seat });
+  demo.table.setSpeed(initialSpeed());
+  demoFrame(0);
+}
+
+function demoFrame(index, { animate = false } = {}) {
+  demo.index = Math.max(0, Math.min(index, demo.frames.length - 1));
+  const frame = demo.frames[demo.index];
+  const previous = demo.index > 0 ? demo.frames[demo.index - 1].view : null;
+  const lines = demo.table.show(frame.view, previous, { animate });
+  demoNote.textContent = pick(frame.note);
+  demoNote.hidden = !frame.note;
+  demoLines.replaceChildren(...lines.map((line) => h("li", {}, line)));
+  demoCount.textContent = t("learn.demo.count", { n: demo.index + 1, total: demo.frames.length });
+  demoBox.dataset.frame = String(demo.index);
+  demoBack.disabled = demo.index === 0;
+  demoNext.disabled = demo.index === demo.frames.length - 1;
+}
+
+function stopDemo() {
+  clearTimeout(demo.timer);
+  demo.timer = 0;
+  demoPlay.dataset.playing = "false";
+  demoPlayText.textContent = t("learn.demo.play");
+}
+
+function playDemo() {
+  if (demo.index >= demo.frames.length - 1) demoFrame(0);
+  demoPlay.dataset.playing = "true";
+  demoPlayText.textContent = t("learn.demo.pause");
+  const step = () => {
+    if (demo.index >= demo.frames.length - 1) {
+      stopDemo();
+      return;
+    }
+    const wait = demo.table.pause(demo.frames[demo.index].view, demo.frames[demo.index + 1].view);
+    demo.timer = setTimeout(() => {
+      demoFrame(demo.index + 1, { animate: true });
+      step();
+    }, wait);
+  };
+  step();
+}
+
+demoPlay.addEventListener("click", () => (demoPlay.dataset.playing === "true" ? stopDemo() : playDemo()));
+demoBack.addEventListener("click", () => {
+  stopDemo();
+  demoFrame(demo.index - 1);
+});
+demoNext.addEventListener("click", () => {
+  stopDemo();
+  demoFrame(demo.index + 1, { animate: true });
+});
+
 async function boot() {
-  const [module, body] = await Promise.all([
-    import(data.board),
+  const [loaded, body] = await Promise.all([
+    import(data.module),
     getJSON(`/api/learn/${encodeURIComponent(data.game)}`),
   ]);
+  module = loaded;
   lessons = body.lessons;
   board = module.mountLesson(document.getElementById("lesson-board"), { onMove });
   board.setSpeed(initialSpeed());

@@ -308,8 +308,9 @@ form.addEventListener("submit", async (event) => {
   try {
     await getJSON(`/api/tables/${code}`);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) {
-      showCodeError(t("lobby.code.unknown", { code }));
+    if (error instanceof ApiError && (error.status === 404 || error.status === 429)) {
+      // 429: codes are looked up a few a second at most, so nobody can guess them.
+      showCodeError(error.status === 404 ? t("lobby.code.unknown", { code }) : t("lobby.code.too_many"));
       input.focus();
       return;
     }

@@ -4,7 +4,8 @@
 // WebSocket and its failures, the end-of-game dialog's rematch / change-settings / close buttons
 // and "New game" (asking first when a game is unfinished). At a table for people
 // (docs/ARCHITECTURE.md, "Tables between people") it also holds what belongs to the room rather
-// than to a game: the table's set-up ("Play with friends", table-setup.js), the waiting room
+// than to a game: the table's set-up ("Play with friends", table-setup.js), "Play someone now"
+// (seek.js: waiting for a stranger, then their table), the waiting room
 // until the game starts (waiting-room.js; the game's hooks see no message meanwhile), the
 // players strip (players-strip.js), the chat (chat.js) and the notices when someone is away or
 // back. The games never receive `players` or `chat` messages.
@@ -19,6 +20,8 @@ import { pageData, t } from "./i18n.js";
 import { PlayersStrip } from "./players-strip.js";
 import { RoomSocket } from "./room-socket.js";
 import { levelName, valueKey } from "./rules-name.js";
+import { seatLabel, seatName } from "./seat-names.js";
+import { Seek } from "./seek.js";
 import { loadJSON, saveJSON } from "./storage.js";
 import { TableSetup } from "./table-setup.js";
 import { toast } from "./toast.js";
@@ -40,13 +43,17 @@ export class PlayPage {
    *   failed: () => boolean,
    *   unfinished: () => boolean,
    *   idle?: () => void,
+   *   reveal?: () => void,
    *   serial?: boolean,
    * }} hooks
    *   `preview` draws the table for the form's settings; `enter` resets the game's own state for
    *   a new room, `leave` when one is left; `message` handles each socket message (`sync`,
    *   `event`, `error`; with `serial` one at a time, each awaited, `idle` called when the queue
    *   empties); `failed` after the socket gave up (true: a game is on the table, keep it there, else back to
-   *   the settings); `unfinished` tells whether leaving asks first.
+   *   the settings); `unfinished` tells whether leaving asks first; `reveal` brings the
+   *   viewer's own hand into sight (below the site's header, above the game's sticky dock) once
+   *   a table's game is first drawn on the page (it starts, or the page opens on it): on a phone
+   *   the waiting room or the page's top left the hand under the dock.
    */
   constructor(hooks) {
     this.hooks = hooks;
@@ -65,7 +72,9 @@ export class PlayPage {
     this.queue = [];
     this.pumping = false;
     this.waiting = false; // a table's waiting room is on show: the game sees nothing yet
+    this.starting = false; // a table's game is shown for the first time: reveal the hand once drawn
     this.setup = new TableSetup(this);
+    this.seek = new Seek(this);
     this.waitingRoom = new WaitingRoom(this);
     this.strip = new PlayersStrip(this);
     this.chat = new ChatPanel(this);
@@ -135,6 +144,23 @@ export class PlayPage {
   }
 
   // --- the room --------------------------------------------------------------------------
+
+  /** Say `text` in the polite live region (#announce): another seat's move, a claim window,
+   * the result. The same words twice are said twice: the region is emptied first. */
+  say(text) {
+    const region = document.getElementById("announce");
+    if (!region || !text) return;
+    region.textContent = "";
+    requestAnimationFrame(() => {
+      region.textContent = text;
+    });
+  }
+
+  /** A claim window's choices in words ("Your call: Pon / Pass"), from its prompt buttons. */
+  claimWords(prompts) {
+    const choices = [...prompts.querySelectorAll("button")].map((b) => b.textContent.trim());
+    return choices.length ? t("play.claim_window", { choices: choices.join(" / ") }) : "";
+  }
 
   setTurn(kind, text) {
     this.turn.dataset.turn = kind;
@@ -249,7 +275,8 @@ export class PlayPage {
       if (this.waiting || (this.fresh && this.room.table)) {
         // The game starts (or a table's page gets its first sync): the game resets for the
         // seats as they are now (names, levels), then gets this sync and everything after it
-        // exactly as at any other game.
+        // exactly as at any other game. Once drawn, the viewer's hand is brought into sight.
+        this.starting = true;
         this.showWaiting(false);
         this.queue = [];
         this.hooks.enter?.(this.room);
@@ -262,6 +289,7 @@ export class PlayPage {
     }
     if (!this.hooks.serial) {
       this.hooks.message(msg);
+      this.revealHand();
       return;
     }
     this.queue.push(msg);
@@ -276,14 +304,23 @@ export class PlayPage {
     } finally {
       this.pumping = false;
       this.hooks.idle?.();
+      this.revealHand();
     }
+  }
+
+  /** Once a table's game is first drawn on the page: the viewer's hand in sight. */
+  revealHand() {
+    if (!this.starting) return;
+    this.starting = false;
+    this.hooks.reveal?.();
   }
 
   // --- a table for people ------------------------------------------------------------------
 
-  /** Seats the room has for people (taken or open). */
+  /** Seats the room has for people (taken, open, or of a person who deleted their data). */
   get people() {
-    return (this.room?.players ?? []).filter((player) => player.kind === "human" || player.kind === "open").length;
+    const people = new Set(["human", "open", "deleted"]);
+    return (this.room?.players ?? []).filter((player) => people.has(player.kind)).length;
   }
 
   /** A table set for people (more than one person's seat): its strip, chat and rematch. */
@@ -305,15 +342,36 @@ export class PlayPage {
     this.showTable();
   }
 
-  /** "<name> is away: a stand-in plays for them" / "<name> is back", for other people's seats. */
+  /** "<name> is away (or idle): a stand-in plays for them" / "<name> is back" / "<name> left
+   * the site: the computer plays their seat", for other people's seats; for the viewer's own, that the stand-in now plays for them because they
+   * were idle. A stand-in playing one move whose time ran out is shown on the strip only. */
   announce(before, after) {
     after.forEach((player, seat) => {
       const was = before[seat];
-      if (!was || seat === this.seat || player.kind !== "human" || was.kind !== "human") return;
+      if (was?.kind === "human" && player.kind === "deleted" && seat !== this.seat) {
+        toast(t("table.deleted_notice", { name: was.name ?? t("seat.player", { n: seat + 1 }) }));
+        return;
+      }
+      if (!was || player.kind !== "human" || was.kind !== "human") return;
+      if (seat === this.seat) {
+        if (was.away !== "idle" && player.away === "idle") toast(t("table.you_idle"));
+        return;
+      }
       const name = player.name ?? this.seatName(seat);
-      if (!was.standin && player.standin) toast(t("table.away", { name }));
-      else if (was.standin && !player.standin) toast(t("table.back", { name }));
+      const key = player.away === "idle" ? "table.idle_notice" : "table.away";
+      if (!was.away && player.away) toast(t(key, { name }));
+      else if (was.away && !player.away) toast(t("table.back", { name }));
     });
+  }
+
+  /** Whether the viewer's seat is marked idle: the stand-in plays all its moves. */
+  get idle() {
+    return this.room?.players?.[this.seat]?.away === "idle";
+  }
+
+  /** "Take my seat back": the stand-in stops playing for the viewer (`{"type": "back"}`). */
+  takeBack() {
+    if (!this.socket?.back()) toast(t("play.reconnecting"));
   }
 
   /** What the table adds around the game, from the room's latest entries. */
@@ -323,14 +381,20 @@ export class PlayPage {
     this.play.dataset.people = String(this.people);
     this.strip.show(this.peopleTable && !this.waiting);
     if (this.peopleTable && !this.waiting) this.strip.render(room.players);
-    const chatting = Boolean(table) && (this.people > 1 || Boolean(table.spectator_chat));
+    // A host alone with computers who just muted spectators keeps the switch to undo it.
+    const switched = Boolean(table?.you?.host) && this.chat.switched;
+    const chatting = Boolean(table) && (this.people > 1 || Boolean(table.spectator_chat) || switched);
     this.chat.show(chatting);
-    if (chatting) this.chat.allow(table.you?.may_chat !== false);
+    if (chatting) {
+      this.chat.allow(table.you?.may_chat !== false);
+      this.chat.hostControls(table);
+    }
     if (this.waiting) this.waitingRoom.render();
     // After a game with people the rematch sets a new table (`rematch`).
     for (const id of ["rematch", "rematch-bar"]) {
       const button = document.getElementById(id);
-      if (button) button.textContent = t(this.peopleTable ? "table.rematch" : "result.rematch");
+      const key = this.pairedTable ? "seek.rematch" : this.peopleTable ? "table.rematch" : "result.rematch";
+      if (button) button.textContent = t(key);
     }
   }
 
@@ -346,20 +410,26 @@ export class PlayPage {
     }
   }
 
-  /** Send an action; false (and a notice) when the socket is down. */
+  /** Send an action; false (and a notice) when the socket is down. Any control pressed while
+   * the viewer is marked idle takes the seat back first, so the action is theirs even when it
+   * is not their turn yet. */
   send(action) {
+    if (this.idle) this.socket?.back();
     if (this.socket?.act(action)) return true;
     toast(t("play.reconnecting"));
     return false;
   }
 
-  /** A seat in words: "You", a person's name at a table ("Player" where none is known) or
-   * "Computer (level)". */
+  /** A seat in words: "You", a person's name at a table ("Player n" where none is known) or
+   * "CPU n" (`seat-names.js`: one name per seat for every viewer). */
   seatName(seat) {
-    if (this.room && seat === this.room.seat) return t("play.you");
-    const player = this.room?.players?.[seat];
-    if (player && player.kind !== "bot") return player.name || t("play.player");
-    return t("play.bot", { level: levelName(player?.level ?? this.room?.settings?.level, this.data.levels) });
+    return seatName(seat, this.room?.players, this.room ? this.room.seat : null);
+  }
+
+  /** A seat's name with a computer's level beside it: "CPU 2 (Beginner)". */
+  seatLabel(seat) {
+    const level = levelName(this.room?.players?.[seat]?.level ?? this.room?.settings?.level, this.data.levels);
+    return seatLabel(seat, this.room?.players, this.room ? this.room.seat : null, level);
   }
 
   /** An error message from the server in words (`key` overrides the code's own string). */
@@ -371,6 +441,8 @@ export class PlayPage {
 
   /** Open the result dialog after `delay` ms, the rematch button (or close) focused. */
   openResult(delay = 0) {
+    const words = ["result-title", "result-score"].map((id) => document.getElementById(id)?.textContent);
+    this.say(words.filter(Boolean).join(" "));
     const open = () => {
       if (!this.dialog.open) this.dialog.showModal();
       // A long result opens at its top, not scrolled to the focused button at its foot.
@@ -383,8 +455,19 @@ export class PlayPage {
     else open();
   }
 
+  /** A table the site made for people who pressed "Play someone now". */
+  get pairedTable() {
+    return Boolean(this.room?.table?.paired);
+  }
+
   rematch() {
     if (this.dialog.open) this.dialog.close();
+    // After "Play someone now", look for someone again (the same rules).
+    if (this.pairedTable || this.lastSettings?.paired) {
+      this.toSettings();
+      this.seek.start();
+      return;
+    }
     // A table for people sets a new table: the same friends are not waiting in a new room.
     if (this.peopleTable) {
       this.toSettings();

@@ -1,12 +1,24 @@
 // The players strip above the game at a table with people (templates/_table_room.html): one
 // chip per seat with its name ("You" for the viewer), whether the person is here, the stand-in
-// playing for someone away, and their turn clock (the reserve, and a live countdown while the
-// room waits on them: `deadline_in`, counted from when the message came). It exists apart from
+// playing for someone away, idle (`away`) or out of time for one move (`standin` alone), an
+// absent person's "away" from the moment they left with the countdown to their stand-in
+// (`standin_in`), the
+// timeouts in a row, the viewer's "Take my seat back" while they are idle, and their turn clock
+// (a live countdown of the move's own time while the room waits on them, then of the reserve:
+// `deadline_in` counts both, from when the message came, and `reserve` says how much of it is
+// reserve, so each is shown once). It exists apart from
 // the games because every game's table is drawn by the game itself, while who sits where and
 // who is away belongs to the room (the socket's `players` entries, docs/ARCHITECTURE.md).
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { levelName } from "./rules-name.js";
+
+/** The stand-in's badge for why it plays the seat (`away`; "time": this one move ran out). */
+const STANDIN_KEYS = {
+  disconnected: "table.standin",
+  idle: "table.standin_idle",
+  time: "table.standin_time",
+};
 
 /** Seconds as "m:ss". */
 export function clockText(seconds) {
@@ -20,6 +32,8 @@ export class PlayersStrip {
     this.page = page;
     this.root = document.getElementById("players");
     this.deadlines = new Map(); // seat → performance.now() when its clock runs out
+    this.reserves = new Map(); // seat → its reserve in seconds, as the message said
+    this.graces = new Map(); // seat → performance.now() when the stand-in takes an absent seat
     this.timer = 0;
   }
 
@@ -33,19 +47,25 @@ export class PlayersStrip {
     if (!this.root) return;
     const now = performance.now();
     this.deadlines.clear();
+    this.reserves.clear();
+    this.graces.clear();
     const chips = (players ?? []).map((player, seat) => {
+      if (player.standin_in != null) this.graces.set(seat, now + player.standin_in * 1000);
+      if (player.clock) this.reserves.set(seat, player.clock.reserve ?? 0);
       if (player.clock?.deadline_in != null) this.deadlines.set(seat, now + player.clock.deadline_in * 1000);
       return this.chip(player, seat);
     });
     this.root.replaceChildren(...chips);
     this.tick();
-    if (this.deadlines.size && !this.timer) this.timer = setInterval(() => this.tick(), 250);
-    if (!this.deadlines.size) this.stop();
+    const counting = this.deadlines.size + this.graces.size;
+    if (counting && !this.timer) this.timer = setInterval(() => this.tick(), 250);
+    if (!counting) this.stop();
   }
 
   chip(player, seat) {
     const mine = seat === this.page.seat;
-    const here = player.kind !== "human" || player.connected;
+    // A bot is always here; a person while a socket of theirs is open; a deleted player never.
+    const here = player.kind === "deleted" ? false : player.kind !== "human" || player.connected;
     const levels = this.page.data.levels;
     const name = mine ? t("play.you") : this.page.seatName(seat);
     return h(
@@ -56,6 +76,7 @@ export class PlayersStrip {
         "data-kind": player.kind,
         "data-here": String(here),
         "data-standin": player.standin ?? null,
+        "data-away": player.away ?? null,
       },
       h("span", {
         class: "presence-dot",
@@ -64,12 +85,34 @@ export class PlayersStrip {
         title: t(here ? "table.here" : "table.gone"),
       }),
       h("span", { class: "player-chip-name" }, name),
+      // A computer's level beside its one name ("CPU 2", seat-names.js), never instead of it.
+      player.kind === "bot" ? h("span", { class: "player-chip-level" }, levelName(player.level, levels)) : null,
       player.host ? h("span", { class: "player-chip-host", title: t("table.seat.host") }, "★") : null,
       player.standin
         ? h(
             "span",
             { class: "badge player-chip-standin" },
-            t("table.standin", { level: levelName(player.standin, levels) }),
+            // A deleted player's seat is the stand-in's to the end, whatever its clock says.
+            t(player.kind === "deleted" ? STANDIN_KEYS.disconnected : STANDIN_KEYS[player.away ?? "time"], {
+              level: levelName(player.standin, levels),
+            }),
+          )
+        : null,
+      player.kind === "human" && !player.connected && !player.standin
+        ? h("span", { class: "badge player-chip-away", "data-grace": seat }, t("table.gone"))
+        : null,
+      !player.standin && player.clock?.timeouts
+        ? h("span", { class: "player-chip-timeouts" }, t("table.timeouts", { n: player.clock.timeouts }))
+        : null,
+      mine && player.away === "idle"
+        ? h(
+            "button",
+            {
+              class: "btn btn--small btn--primary player-chip-back",
+              type: "button",
+              onclick: () => this.page.takeBack(),
+            },
+            t("table.take_back"),
           )
         : null,
       player.clock
@@ -84,22 +127,36 @@ export class PlayersStrip {
                 title: t("table.clock.reserve", { time: clockText(player.clock.reserve ?? 0) }),
               },
               h("span", { class: "visually-hidden" }, t("table.clock.reserve", { time: "" })),
-              `+${clockText(player.clock.reserve ?? 0)}`,
+              "+",
+              h("span", { class: "player-chip-reserve-left" }),
             ),
           )
         : null,
     );
   }
 
-  /** The countdowns: what is left of each running clock, from the message's `deadline_in`. */
+  /**
+   * The countdowns, from the message's `deadline_in`: the move's own time first (what is left
+   * beyond the reserve), then the reserve, each shown once ("0:29 +2:00", later "0:00 +1:42").
+   */
   tick() {
     const now = performance.now();
+    for (const node of this.root.querySelectorAll("[data-grace]")) {
+      const at = this.graces.get(Number(node.dataset.grace));
+      node.textContent =
+        at === undefined ? t("table.gone") : t("table.away_grace", { time: clockText((at - now) / 1000) });
+    }
     for (const node of this.root.querySelectorAll("[data-clock]")) {
       const seat = Number(node.dataset.clock);
-      const left = node.querySelector(".player-chip-left");
+      const reserve = this.reserves.get(seat) ?? 0;
       const at = this.deadlines.get(seat);
       node.dataset.running = String(at !== undefined);
-      left.textContent = at === undefined ? "" : clockText((at - now) / 1000);
+      const total = at === undefined ? null : Math.max(0, (at - now) / 1000);
+      node.querySelector(".player-chip-left").textContent =
+        total === null ? "" : clockText(Math.max(0, total - reserve));
+      node.querySelector(".player-chip-reserve-left").textContent = clockText(
+        total === null ? reserve : Math.min(reserve, total),
+      );
     }
   }
 

@@ -3,12 +3,14 @@
 // as row groups so the columns line up), the games with other people at the table in a table
 // of their own ("With people": rule set × number of people × players × seat), and the list of
 // stored games with links to replays, the other players' names and a stand-in mark.
-// /records shows every game's, /records/{game} one game's (page data: `games`, `game`).
+// /records shows every game's, /records/{game} one game's (page data: `games`, `game`). The head
+// links to the person's profile (their ratings) and the leaderboards.
 // Names are data: they only ever become text nodes (h() children), never markup.
 import { getJSON } from "./api.js";
 import { h } from "./dom.js";
 import { LANG, pageData, t, tn } from "./i18n.js";
 import { levelName, ruleName } from "./rules-name.js";
+import { seatLabel } from "./seat-names.js";
 
 const data = pageData();
 const box = document.getElementById("records");
@@ -233,19 +235,22 @@ function scoreText(game) {
 
 /**
  * Who the stored game was played against. Against bots: their level, as always. With other
- * people: each other seat's name (as text), a bot seat named by the bots' level, a person's seat
- * stored without a name "Player".
+ * people: each other seat's one name (seat-names.js; set as text): a person's, "Player n" for
+ * one stored without a name, a computer's "CPU n" with the level beside it ("CPU 3 (Beginner)").
  */
 function opponents(game, info) {
   if ((game.people ?? 1) <= 1) return levelName(game.level, info.levels);
   const names = game.names ?? [];
+  const kinds = game.kinds ?? [];
+  const players = Array.from({ length: game.players }, (_, seat) => {
+    const name = names[seat];
+    if (typeof name === "string" && name) return { kind: "human", name };
+    return { kind: kinds[seat] ?? (game.level ? "bot" : "human"), name: null };
+  });
+  const level = game.level ? levelName(game.level, info.levels) : "";
   const others = [];
   for (let seat = 0; seat < game.players; seat += 1) {
-    if (seat === game.seat) continue;
-    const name = names[seat];
-    if (typeof name === "string" && name) others.push(name);
-    else if (game.level) others.push(t("play.bot", { level: levelName(game.level, info.levels) }));
-    else others.push(t("play.player"));
+    if (seat !== game.seat) others.push(seatLabel(seat, players, null, level));
   }
   return h(
     "span",
@@ -422,6 +427,16 @@ async function load(info) {
   ]);
   return { info, records, rooms: rooms.rooms ?? [] };
 }
+
+// The person's own profile, by the public id GET /api/me answers.
+getJSON("/api/me")
+  .then((me) => {
+    const link = document.getElementById("profile-link");
+    if (!me?.id || !link) return;
+    link.href = `/players/${encodeURIComponent(me.id)}`;
+    link.hidden = false;
+  })
+  .catch(() => {});
 
 Promise.all((data.games ?? []).map(load))
   .then((loaded) => {

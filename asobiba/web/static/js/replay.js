@@ -10,12 +10,19 @@
 // them over the board with a mark on a seat a stand-in played for, says on a frame that a
 // stand-in made its move (`standins`) and shows the table's chat below the board. Names and
 // chat are data: they only ever become text (h() children, textContent), never markup.
+//
+// A private table's replay is its people's and share-link holders' only: the page passes the
+// `share` token it was opened with to every API call, and its people see the link (`share`).
 import { getJSON } from "./api.js";
 import { h } from "./dom.js";
 import { LANG, pageData, t } from "./i18n.js";
 import { Review } from "./review.js";
 import { levelName } from "./rules-name.js";
+import { seatLabel, seatName } from "./seat-names.js";
 import { bindSpeed } from "./speed.js";
+import { stampContent } from "./stamps.js";
+import { toast } from "./toast.js";
+import { copyText } from "./waiting-room.js";
 
 const data = pageData();
 const meta = document.getElementById("replay-meta");
@@ -27,6 +34,12 @@ const autoplayButton = document.getElementById("autoplay");
 const revealButton = document.getElementById("reveal");
 const playersList = document.getElementById("replay-players");
 const chatBox = document.getElementById("replay-chat");
+/** `?share=…` (the token this page was opened with) for the API's addresses, else "". */
+const shared = data.share ? `share=${encodeURIComponent(data.share)}` : "";
+const api = (path, query = "") => {
+  const all = [query, shared].filter(Boolean).join("&");
+  return `/api/rooms/${encodeURIComponent(data.room_id)}/${path}${all ? `?${all}` : ""}`;
+};
 
 /**
  * Board modules per game; a new game adds its line here. A module exports
@@ -97,13 +110,6 @@ function clockTime(at) {
   return new Intl.DateTimeFormat(LANG, { hour: "2-digit", minute: "2-digit" }).format(date);
 }
 
-/** A chat stamp's words ("👍 Nice!"), or its key where the page has none. */
-function stampText(stamp) {
-  const key = `chat.stamp.${stamp}`;
-  const said = t(key);
-  return said === key ? stamp : said;
-}
-
 /** The table's chat below the board, oldest first: who wrote (as they were named at the
  * table), when, and what (text or a stamp). */
 function showChat(lines) {
@@ -119,7 +125,7 @@ function showChat(lines) {
         line.seat === null || line.seat === undefined
           ? h("span", { class: "replay-chat-spectator muted" }, t("replay.people.spectator"))
           : null,
-        h("span", { class: "replay-chat-text" }, line.stamp ? stampText(line.stamp) : (line.text ?? "")),
+        h("span", { class: "replay-chat-text" }, line.stamp ? stampContent(line.stamp) : (line.text ?? "")),
       ),
     ),
   );
@@ -226,8 +232,7 @@ async function toggleReveal() {
   if (showAll && !views.all) {
     revealButton.disabled = true;
     try {
-      const url = `/api/rooms/${encodeURIComponent(data.room_id)}/replay?reveal=true`;
-      views.all = (await getJSON(url)).frames;
+      views.all = (await getJSON(api("replay", "reveal=true"))).frames;
     } catch {
       meta.textContent = t("replay.error");
       return;
@@ -241,10 +246,22 @@ async function toggleReveal() {
   go(index);
 }
 
+/** The share link of a private table's replay, for one of its people to copy. */
+function showShare(link) {
+  const box = document.getElementById("replay-share");
+  const field = document.getElementById("replay-share-link");
+  field.value = link;
+  document.getElementById("replay-share-copy").addEventListener("click", async () => {
+    const copied = await copyText(link, field);
+    toast(t(copied ? "table.share.copied" : "table.share.copy_failed"), { kind: copied ? "info" : "error" });
+  });
+  box.hidden = false;
+}
+
 async function main() {
   let replay;
   try {
-    replay = await getJSON(`/api/rooms/${encodeURIComponent(data.room_id)}/replay`);
+    replay = await getJSON(api("replay"));
   } catch {
     meta.textContent = t("replay.error");
     meta.classList.add("notice", "notice--error");
@@ -259,10 +276,12 @@ async function main() {
   const viewer = replay.seat ?? null;
   const seats = replay.seats ?? [];
   const levelOf = (id) => levelName(id, info.levels);
-  const people = seats.filter((seat) => seat.kind === "human").length;
-  /** A person's seat by the name they took it with ("Player" for a seat stored without one). */
-  const personName = (s) => (typeof seats[s]?.name === "string" && seats[s].name) || t("play.player");
-  const others = seats.flatMap((seat, s) => (seat.kind === "human" && s !== viewer ? [personName(s)] : []));
+  // A person who deleted their data still sat here: their seat counts and is named "Deleted player".
+  const person = (seat) => seat.kind === "human" || seat.kind === "deleted";
+  const people = seats.filter(person).length;
+  /** A person's seat by the name they took it with ("Player n" for a seat stored without one). */
+  const personName = (s) => seatName(s, seats);
+  const others = seats.flatMap((seat, s) => (person(seat) && s !== viewer ? [personName(s)] : []));
   // The line under the title names the opponents: the bots' level, or (a game between people
   // with no bot) the other people's names.
   const level = replay.level ? levelOf(replay.level) : others.join(t("records.people.names_sep"));
@@ -273,19 +292,18 @@ async function main() {
   context = {
     viewer, // the viewer's seat in this game; null when they did not play it
     seat: viewer ?? 0, // the seat drawn at the bottom
-    players: seats, // [{kind: "bot" | "human", name, level?}] by seat
+    players: seats, // [{kind: "bot" | "human" | "deleted", name, level?}] by seat
     options: replay.options ?? frames[0].options ?? {},
     optionSpecs: info.options,
     level, // the bots' level in words (the other people's names where no seat was a bot)
     levelOf, // a level id in words
-    /** A seat in words: "You", a person's name ("Player" if stored without one) or "Computer
-     * (level)"; `plain` names the viewer's own seat too (the list of players). */
+    /** A seat in words, one name per seat (seat-names.js): "You", a person's name ("Player n"
+     * if stored without one), "Deleted player" or "CPU n"; `plain` names the viewer's own seat too and puts a
+     * computer's level beside its name ("CPU 2 (Beginner)", the list of players). */
     name: (s, { plain = false } = {}) =>
-      s === viewer && !plain
-        ? t("play.you")
-        : seats[s]?.kind === "human"
-          ? personName(s)
-          : t("play.bot", { level: levelOf(seats[s]?.level ?? replay.level) }),
+      plain
+        ? seatLabel(s, seats, null, levelOf(seats[s]?.level ?? replay.level))
+        : seatName(s, seats, viewer),
   };
   module = await load();
   section.dataset.game = replay.game;
@@ -294,6 +312,7 @@ async function main() {
   meta.textContent = module.summary(context);
   if (people > 1 || standins.length) showPlayers(seats, viewer);
   if (people > 1 || replay.chat?.length) showChat(replay.chat ?? []);
+  if (replay.share) showShare(new URL(replay.share, location.origin).href);
   scrub.max = String(frames.length - 1);
   section.hidden = false;
   index = 0;
@@ -322,7 +341,7 @@ async function main() {
   revealButton.addEventListener("click", toggleReveal);
   if (replay.can_review) {
     review = new Review({
-      roomId: data.room_id,
+      url: api("review"),
       context,
       frameEvents: replay.frame_events,
       module,

@@ -29,15 +29,15 @@ function signed(value) {
 export class Review {
   /**
    * @param {object} o
-   * @param {string} o.roomId
+   * @param {string} o.url the game's review in the API (with the page's share token, if any)
    * @param {object} o.context the replay's context (`seat` at the bottom, `name(seat)`)
    * @param {number[]} o.frameEvents per frame, how many events had happened
    * @param {object} o.module the game's board module (`moveName`)
    * @param {object} o.board the mounted board (`markReview`)
    * @param {(frame: number) => void} o.go show a frame
    */
-  constructor({ roomId, context, frameEvents, module, board, go }) {
-    this.url = `/api/rooms/${encodeURIComponent(roomId)}/review`;
+  constructor({ url, context, frameEvents, module, board, go }) {
+    this.url = url;
     this.context = context;
     this.frameEvents = frameEvents;
     this.module = module;

@@ -1,8 +1,8 @@
 // "Play with friends": the set-up of a table for people in the settings card of every play page
 // (templates/_table_setup.html). It exists apart from the settings form because a table is set
 // seat by seat (me, a person's open seat, a computer of a level) with settings a game against
-// the computer has not (public, turn clock, stand-in, spectators' chat); the form's rule options
-// still apply. Submitting names the guest (PUT /api/me), creates the table (POST /api/rooms with
+// the computer has not (rated or casual, public, turn clock, stand-in, spectators' chat); the
+// form's rule options still apply. Submitting names the guest (PUT /api/me), creates the table (POST /api/rooms with
 // `seats`) and enters it at its own address, first as its waiting room (docs/ARCHITECTURE.md,
 // "Tables between people").
 import { ApiError, getJSON, postJSON, putJSON } from "./api.js";
@@ -154,6 +154,7 @@ export class TableSetup {
       options: this.page.readSettings().options,
       seats,
       public: document.getElementById("table-public").checked,
+      rated: document.getElementById("table-rated").checked,
       clock: clockOf(document.getElementById("table-clock").value),
       standin: document.getElementById("table-standin").value,
       spectator_chat: document.getElementById("spectator-chat").checked,
@@ -164,6 +165,7 @@ export class TableSetup {
     const saved = loadJSON(this.storageKey);
     if (!saved) return;
     document.getElementById("table-public").checked = Boolean(saved.public);
+    document.getElementById("table-rated").checked = saved.rated !== false; // rated unless chosen
     document.getElementById("spectator-chat").checked = Boolean(saved.spectator_chat);
     const clock = document.getElementById("table-clock");
     const value = saved.clock ? `${saved.clock.move}:${saved.clock.reserve}` : "";
@@ -172,8 +174,8 @@ export class TableSetup {
     if ([...standin.options].some((option) => option.value === saved.standin)) standin.value = saved.standin;
   }
 
-  save({ public: shown, clock, standin, spectator_chat }) {
-    saveJSON(this.storageKey, { public: shown, clock, standin, spectator_chat });
+  save({ public: shown, rated, clock, standin, spectator_chat }) {
+    saveJSON(this.storageKey, { public: shown, rated, clock, standin, spectator_chat });
   }
 
   async create() {

@@ -9,6 +9,7 @@ import { confirmDialog, promptDialog } from "./dialog.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { levelName } from "./rules-name.js";
+import { cpuName, seatName } from "./seat-names.js";
 import { tableErrorText } from "./table-setup.js";
 import { toast } from "./toast.js";
 
@@ -41,6 +42,7 @@ export class WaitingRoom {
     if (!this.root) return;
     this.seats = document.getElementById("waiting-seats");
     this.count = document.getElementById("waiting-count");
+    this.rated = document.getElementById("waiting-rated");
     this.lead = document.getElementById("waiting-lead");
     this.link = document.getElementById("share-link");
     this.code = document.getElementById("table-code");
@@ -77,6 +79,9 @@ export class WaitingRoom {
     const open = players.filter((player) => player.kind === "open").length;
     const taken = players.length - open;
     this.count.textContent = t("table.waiting.count", { n: taken, total: players.length });
+    // Rated or casual, as the host set it (the people know before they join).
+    this.rated.textContent = t(table.rated === false ? "table.casual" : "table.rated");
+    this.rated.dataset.rated = String(table.rated !== false);
     const removable = host && players.length > (table.min_seats ?? players.length);
     this.seats.replaceChildren(...players.map((player, k) => this.seatRow(player, k, { removable })));
     this.lead.textContent =
@@ -101,10 +106,11 @@ export class WaitingRoom {
       name = t("table.seat.open");
       state = "waiting";
     } else if (player.kind === "bot") {
-      name = t("table.setup.bot", { level: levelName(player.level, levels) });
+      // The seat's one name ("CPU 2", seat-names.js) and its level beside it.
+      name = t("seat.with_level", { name: cpuName(k), level: levelName(player.level, levels) });
       state = "ready";
     } else {
-      name = player.name ?? t("play.player");
+      name = seatName(k, room.players);
       state = player.connected ? "ready" : "away";
     }
     return h(

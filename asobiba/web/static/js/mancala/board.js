@@ -8,6 +8,7 @@
 import { h, reducedMotion, svg } from "../dom.js";
 import { t, tn } from "../i18n.js";
 import { ruleName } from "../rules-name.js";
+import { cpuName, seatName } from "../seat-names.js";
 
 /**
  * The board's shapes, in SVG units. `wide` suits a desktop. On a phone the board is as wide as
@@ -622,12 +623,13 @@ export class MancalaBoard {
   }
 
   /**
-   * Say what a move did ("You go again!", "The computer captures!") between the two rows of
+   * Say what a move did ("You go again!", "CPU 2 captures!") between the two rows of
    * pits, where it hides no count. It belongs to that move: the next move's start clears it
    * (`clearCallout`), or it fades after a few steps.
    */
   callout(kind, whose) {
-    const text = t(`call.${kind}.${whose ?? "computer"}`);
+    // `whose`: "you", or the seat's one name (seat-names.js).
+    const text = whose === "you" ? t(`call.${kind}.you`) : t(`call.${kind}.seat`, { name: whose ?? "" });
     this.live.textContent = text;
     const node = h("div", { class: `mb-callout mb-callout--${kind}` }, text);
     this.callouts.replaceChildren(node);
@@ -688,7 +690,7 @@ export class MancalaBoard {
     this.clearCallout();
     this.markHint(null);
     const last = obs.last;
-    const who = whose ?? (last && last.seat === this.seat ? "you" : "computer");
+    const who = whose ?? (last && last.seat === this.seat ? "you" : last ? cpuName(last.seat) : "");
     const { step, fly } = fast ? SPEEDS.instant : this.timing();
     if (!last || !this.obs || step === 0 || obs.pits[0].length !== this.n) {
       this.show(obs, { legal });
@@ -818,12 +820,12 @@ class ReplayBoard extends MancalaBoard {
     this.players = players;
   }
 
-  /** "you", "computer" or "player": who made the move shown in `obs` (for the call-outs). */
+  /** "you", or the seat's one name: who made the move shown in `obs` (for the call-outs). */
   whose(obs) {
     const last = obs?.last;
     if (!last) return null;
     if (last.seat === this.viewer) return "you";
-    return this.players?.[last.seat]?.kind === "human" ? "player" : "computer";
+    return seatName(last.seat, this.players);
   }
 
   play(obs, options = {}) {

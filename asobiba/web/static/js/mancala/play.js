@@ -8,9 +8,10 @@
 import { LANG, pick, tn, t } from "../i18n.js";
 import { PlayPage } from "../play-page.js";
 import { levelName, ruleName } from "../rules-name.js";
+import { cpuName } from "../seat-names.js";
 import { bindSpeed } from "../speed.js";
 import { toast } from "../toast.js";
-import { MancalaBoard } from "./board.js";
+import { MancalaBoard, describe } from "./board.js";
 
 const ruleChip = document.getElementById("rule-chip");
 const nameYou = document.getElementById("name-you");
@@ -59,7 +60,8 @@ function preview() {
     last: null,
   });
   ruleChip.textContent = ruleName(options, data.options);
-  nameThem.textContent = t("play.bot", { level: levelName(page.checked("level"), data.levels) });
+  // The person at seat 0 as the preview shows it; the computer named as in the game.
+  nameThem.textContent = t("seat.with_level", { name: cpuName(1), level: levelName(page.checked("level"), data.levels) });
   nameYou.textContent = t("play.you");
   page.setTurn("preview", t("play.preview"));
 }
@@ -82,11 +84,12 @@ function enter(created) {
 
 const seatName = (seat) => page.seatName(seat);
 
-/** The bottom row is the viewer's seat (seat 0 for a spectator), the top row the other one. */
+/** The bottom row is the viewer's seat (seat 0 for a spectator), the top row the other one;
+ * a computer's level beside its name ("CPU 2 (Beginner)"): the page shows it nowhere else. */
 function showNames() {
   const bottom = page.seat ?? 0;
-  nameYou.textContent = seatName(bottom);
-  nameThem.textContent = seatName(1 - bottom);
+  nameYou.textContent = page.seatLabel(bottom);
+  nameThem.textContent = page.seatLabel(1 - bottom);
 }
 
 async function handle(msg) {
@@ -103,6 +106,7 @@ async function handle(msg) {
     hintSaid.textContent = "";
     // Until the stones land, say whose stones are moving, not whose turn comes next.
     if (obs.last) page.setTurn("sowing", sowingLabel(obs.last.seat));
+    if (obs.last && obs.last.seat !== mySeat()) page.say(describe(obs, { name: seatName }));
     await board.play(obs, { legal, fast: hurry, whose: whose(obs.last) });
     afterUpdate();
   } else if (msg.type === "hint") {
@@ -127,12 +131,11 @@ function mySeat() {
   return page.seat;
 }
 
-/** Who made a move, for the board's call-outs: you, the computer or (to a spectator) the
- * player. */
+/** Who made a move, for the board's call-outs: "you", or the seat's one name ("CPU 2"). */
 function whose(last) {
   if (!last) return null;
   if (last.seat === mySeat()) return "you";
-  return page.room?.players?.[last.seat]?.kind === "human" ? "player" : "computer";
+  return seatName(last.seat);
 }
 
 function sowingLabel(seat) {

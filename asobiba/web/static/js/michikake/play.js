@@ -7,7 +7,7 @@
 // may let the window run out. Messages are handled one at a time with a short pause after each
 // (the speed setting); a deal that ends opens its screen (the win broken down, or the exhausted
 // pile) before the next deal is shown, and the session's end opens the ranking.
-import { h } from "../dom.js";
+import { h, keepInSight } from "../dom.js";
 import { t } from "../i18n.js";
 import { PlayPage } from "../play-page.js";
 import { levelName } from "../rules-name.js";
@@ -15,7 +15,7 @@ import { bindSpeed } from "../speed.js";
 import { toast } from "../toast.js";
 import { cardName, cardSVG } from "./cards.js";
 import { dealView, dealsList, rankingTable } from "./results.js";
-import { MichikakeTable, seatNamer } from "./table.js";
+import { MichikakeTable, eventLine, seatNamer } from "./table.js";
 
 const ruleChip = document.getElementById("rule-chip");
 const prompts = document.getElementById("prompts");
@@ -44,16 +44,16 @@ const page = new PlayPage({
     return obs !== null;
   },
   unfinished: () => Boolean(obs && !obs.outcome),
+  reveal: showHand,
   serial: true,
 });
 const { data, play, dialog } = page;
 
-/** "You", "Left CPU", …: the preview seats the person at seat 0. */
+/** "You", "CPU 2", …: the preview seats the person at seat 0. */
 const namer = () =>
   seatNamer({
     viewer: page.room ? page.seat : 0,
     players: page.room?.players ?? [],
-    count: table.obs?.players ?? 3,
   });
 const seatName = (seat) => namer()(seat);
 // The names carry the viewer, so sentences about seats speak to them (table.js `said`).
@@ -152,6 +152,10 @@ async function handle(msg) {
       await table.play(obs, { legal: myLegal(), fast: !pause });
     }
     afterUpdate();
+    const others = (obs.last ?? []).filter((event) => event.seat !== page.seat);
+    const lines = others.map((event) => eventLine(event, seatName)).filter(Boolean);
+    if (lines.length) lines.push(can("pass") ? page.claimWords(prompts) : "");
+    page.say(lines.filter(Boolean).join(" "));
   } else if (msg.type === "error") {
     sending = false;
     const key = msg.code === "illegal_action" ? "michikake.error.illegal" : `error.${msg.code}`;
@@ -234,14 +238,13 @@ function act(action) {
  * bottom of a phone's screen) or the screen's edge would hide it, scroll just enough to show it
  * above them and below the site's header. */
 function keepHandInSight() {
+  if (myLegal().length && !dealDialog.open) showHand();
+}
+
+/** The viewer's hand between the site's header and the answer buttons (when there are any). */
+function showHand() {
   const hand = document.querySelector(".mk-seat--mine .mk-hand");
-  if (!hand || !myLegal().length || dealDialog.open) return;
-  const box = hand.getBoundingClientRect();
-  const bar = prompts.childElementCount ? prompts.getBoundingClientRect().top : window.innerHeight;
-  const bottom = Math.min(bar, window.innerHeight) - 8;
-  const top = (document.querySelector(".site-header")?.getBoundingClientRect().bottom ?? 0) + 8;
-  if (box.bottom > bottom) window.scrollBy({ top: box.bottom - bottom, behavior: "instant" });
-  else if (box.top < top) window.scrollBy({ top: box.top - top, behavior: "instant" });
+  if (hand) keepInSight(hand, prompts.childElementCount ? prompts : null);
 }
 
 // --- the claim window's countdown ----------------------------------------------------------

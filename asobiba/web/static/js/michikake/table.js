@@ -8,6 +8,7 @@
 // `summary`).
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
+import { seatName } from "../seat-names.js";
 import { TableView } from "../table-view.js";
 import { cardName, cardSVG, suitIcon } from "./cards.js";
 
@@ -18,25 +19,14 @@ export function seatsFrom(seat, players) {
   return Array.from({ length: players }, (_, i) => (seat + i) % players);
 }
 
-const POSITIONS = { 3: [null, "left", "right"], 4: [null, "left", "across", "right"] };
-
 /**
- * Seat names from a viewer's side: "You", then the others by where they sit ("Left CPU",
- * "Across CPU"; play passes to the left); a spectator (viewer null) sees seat numbers.
- * `players` is `[{kind: "bot" | "human", name?}]` by seat (may be empty before the first sync);
- * a person with a `name` (a table for people) is called by it.
+ * Seat names: "You" for the viewer, a person by the name they sat down with, a computer "CPU n"
+ * (the seat's number from 1, the same for every viewer: seat-names.js). `players` is
+ * `[{kind: "bot" | "human", name?}]` by seat (may be empty before the first sync).
  * The namer keeps `viewer`, so sentences about seats can speak to the viewer (`said`).
  */
-export function seatNamer({ viewer, players, count }) {
-  const name = (seat) => {
-    if (viewer !== null && seat === viewer) return t("play.you");
-    const human = players?.[seat]?.kind === "human";
-    // At a table for people a person is called by the name they sat down with.
-    if (human && players[seat].name) return players[seat].name;
-    if (viewer === null) return t(human ? "michikake.seat_player" : "michikake.seat_bot", { n: seat + 1 });
-    const where = POSITIONS[count]?.[(seat - viewer + count) % count] ?? "left";
-    return t(human ? "michikake.player_at" : "michikake.bot_at", { where: t(`michikake.where.${where}`) });
-  };
+export function seatNamer({ viewer, players }) {
+  const name = (seat) => seatName(seat, players, viewer);
   name.viewer = viewer;
   return name;
 }
@@ -44,7 +34,7 @@ export function seatNamer({ viewer, players, count }) {
 /**
  * The sentence `key` about `seat` (and the seat it took from, `from`), in the second person
  * when one of them is the viewer: `key.you` when the viewer is `seat` ("You won on your own
- * draw"), `key.from_you` when it is `from` ("Left CPU won on your discard"). `name` is a
+ * draw"), `key.from_you` when it is `from` ("CPU 2 won on your discard"). `name` is a
  * `seatNamer`.
  */
 export function said(key, name, { seat, from = null, ...params }) {
@@ -319,7 +309,7 @@ let replayTable = null;
 export function mountReplay(stage, { seat, viewer, players }) {
   const root = h("div", { class: "mk", id: "board" });
   stage.append(root);
-  replayTable = new MichikakeTable(root, { name: seatNamer({ viewer, players, count: players.length }) });
+  replayTable = new MichikakeTable(root, { name: seatNamer({ viewer, players }) });
   replayTable.setSeat(seat);
   return replayTable;
 }

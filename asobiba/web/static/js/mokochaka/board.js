@@ -7,6 +7,7 @@
 // do (`act`, `legal`, the piles chosen so far) and runs the ring's clock; the replay shows frames.
 import { h, reducedMotion, svg } from "../dom.js";
 import { t, tn } from "../i18n.js";
+import { seatName } from "../seat-names.js";
 import { cardFace, cardText, parseCard, wordText } from "./cards.js";
 
 export const BUBBLE_MS = { slow: 4500, normal: 3000, fast: 2200, instant: 2200 };
@@ -39,24 +40,16 @@ function pileList(piles) {
 /**
  * Names of the seats: `players` as the room lists them (`{kind}` each, "bot" or "human"),
  * `viewer` the seat seen as "You" (null for a spectator), `level` the bots' level in words.
- * Bots get sleepy names (the winner sleeps best), in seat order; other people are called by the
- * name they sat down with (`name`, a table between people), else "Player n".
+ * One name per seat for every viewer (seat-names.js): a computer is "CPU n" with its level on
+ * the line under it; a person is called by the name they sat down with, else "Player n".
  */
 export function seatNames(players, viewer, level = "") {
-  const name = (seat) => {
-    if (seat === null || seat === undefined) return "";
-    if (seat === viewer) return t("play.you");
-    const player = players?.[seat];
-    if (player && player.kind !== "bot") return player.name || t("moko.player_n", { n: seat + 1 });
-    const names = t("moko.bot_names").split(",");
-    const index = (players ?? []).slice(0, seat).filter((p) => p.kind === "bot").length;
-    return names[index % names.length];
-  };
+  const name = (seat) => seatName(seat, players, viewer);
   const levelOf = (seat) => {
     if (seat === viewer) return "";
     const player = players?.[seat];
     if (player && player.kind !== "bot") return t("play.player");
-    return t("play.bot", { level });
+    return level;
   };
   return { name, level: levelOf };
 }

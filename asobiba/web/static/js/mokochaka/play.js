@@ -8,31 +8,23 @@
 // Everything said, judged and penalised is shown as speech bubbles and in the table's log, from
 // the observation's numbered `events` (docs/ARCHITECTURE.md, "Mokochaka specifics"). The table
 // itself (seats, piles, token, bubbles) is drawn by mokochaka/board.js, which the replay shares.
-import { h } from "../dom.js";
+import { h, keepInSight } from "../dom.js";
 import { t, tn } from "../i18n.js";
 import { PlayPage } from "../play-page.js";
 import { levelName } from "../rules-name.js";
 import { bindSpeed } from "../speed.js";
 import { toast } from "../toast.js";
 import { MokochakaBoard, eventText, reasonText } from "./board.js";
-import { ANIMALS, SPECIALS, cardFace, wordText } from "./cards.js";
+import { CallPad } from "./pad.js";
 
 const ruleChip = document.getElementById("rule-chip");
 const judgeBox = document.getElementById("judge");
-const pad = document.getElementById("pad");
-const assembledBox = document.getElementById("assembled");
-const assembledText = document.getElementById("assembled-text");
+const padRoot = document.getElementById("pad");
 const log = document.getElementById("log");
-
-/** Keys of the pad: animals 1-4 (or their initials), specials 7-9 (or Z X C). */
-const ANIMAL_KEYS = { 1: "moko", 2: "paka", 3: "pome", 4: "gabu", m: "moko", p: "paka", o: "pome", g: "gabu" };
-const SPECIAL_KEYS = { 7: "mokochaka", 8: "chakamoko", 9: "chakamokochaka", z: "mokochaka", x: "chakamoko", c: "chakamokochaka" };
-const KEY_OF = { moko: "1", paka: "2", pome: "3", gabu: "4", mokochaka: "7", chakamoko: "8", chakamokochaka: "9" };
 
 let obs = null;
 let legal = [];
 let seen = 0; // the highest event number shown
-let typed = []; // the call being assembled, as animal syllables
 let chosenPiles = []; // piles picked so far when taking
 let ring = null; // {flips, start (performance.now()), ms}
 let ringFrame = 0;
@@ -46,6 +38,7 @@ const page = new PlayPage({
   message: receive,
   failed: () => obs !== null,
   unfinished: () => Boolean(obs && !obs.outcome),
+  reveal: () => keepInSight(document.getElementById("you-seat"), document.getElementById("dock")),
 });
 const { data, play, dialog } = page;
 const SEATS = data.seats ?? { min: 2, max: 6 };
@@ -56,6 +49,9 @@ const board = new MokochakaBoard(document.getElementById("table"), {
   onPile: pressPile,
   onGive: (seat) => send({ give: seat }),
 });
+
+// The call pad (mokochaka/pad.js, shared with the course and the trainer); a spectator has none.
+const pad = padRoot ? new CallPad(padRoot, { onAction: send }) : null;
 
 bindSpeed(document.getElementById("speed"), (value) => {
   board.setSpeed(value);
@@ -102,7 +98,7 @@ function enter(created) {
   obs = null;
   legal = [];
   seen = 0;
-  typed = [];
+  pad?.reset();
   chosenPiles = [];
   resultShown = false;
   lastJudgement = null;
@@ -142,12 +138,13 @@ function update(next, nextLegal, { quiet, left = null }) {
   const before = obs;
   obs = next;
   legal = nextLegal;
-  if (!before || before.flips !== obs.flips || obs.phase !== "call") typed = [];
+  if (!before || before.flips !== obs.flips || obs.phase !== "call") pad?.reset();
   if (!(obs.phase === "take" && obs.choice?.seat === mySeat())) chosenPiles = [];
   const fresh = (obs.events ?? []).filter((event) => event.n > seen);
   seen = Math.max(seen, ...(obs.events ?? []).map((event) => event.n));
   const flipped = fresh.filter((event) => event.type === "flip").at(-1);
-  if (obs.phase === "call" && (!ring || ring.flips !== obs.flips || left !== null)) {
+  const opened = obs.phase === "call" && (!ring || ring.flips !== obs.flips);
+  if (obs.phase === "call" && (opened || left !== null)) {
     const ms = (obs.call_deadline - obs.flip_at) * 1000;
     // A sync (a reload, a reconnect after the server was away) says how long the server's
     // timer has left: the ring goes on from there instead of starting full again.
@@ -161,6 +158,7 @@ function update(next, nextLegal, { quiet, left = null }) {
   for (const event of fresh) tell(event, { quiet, old: Boolean(flipped) && event.n < flipped.n });
   if (obs.phase === "call") runRing();
   afterUpdate();
+  if (opened) keepPilesInSight();
 }
 
 // --- who is who ----------------------------------------------------------------------------
@@ -170,26 +168,18 @@ function mySeat() {
   return page.seat;
 }
 
-/** Bots get sleepy names (the winner sleeps best), in seat order; a person at a table for people
- * the name they sat down with. */
+/** A seat's one name ("You", a person's, "CPU n": seat-names.js). */
 function seatName(seat) {
-  if (seat === null || seat === undefined) return "";
-  const room = page.room;
-  if (room && seat === room.seat) return t("play.you");
-  const players = room?.players ?? [];
-  const player = players[seat];
-  if (player && player.kind !== "bot") return player.name || t("moko.player_n", { n: seat + 1 });
-  const names = t("moko.bot_names").split(",");
-  const index = players.slice(0, seat).filter((p) => p.kind === "bot").length;
-  return names[index % names.length];
+  return page.seatName(seat);
 }
 
+/** The line under a seat's name: a computer's level, or "Player". */
 function seatLevel(seat) {
   const room = page.room;
   const player = room?.players?.[seat];
   if (room && seat === room.seat) return "";
   if (player && player.kind !== "bot") return t("play.player");
-  return t("play.bot", { level: levelName(player?.level ?? room?.settings?.level, data.levels) });
+  return levelName(player?.level ?? room?.settings?.level, data.levels);
 }
 
 // --- drawing -------------------------------------------------------------------------------
@@ -202,15 +192,46 @@ function myAct() {
   return "";
 }
 
+/** The seat's last moment to act (myAct), so a new call window is said once (#announce). */
+let saidAct = "";
+
 function render({ flipped = null } = {}) {
   if (!obs) return;
   const act = myAct();
+  // The others' flips and calls are read from the log (a polite live region); the call
+  // window, the seat's own 3 seconds, is said as it opens.
+  if (act === "call" && saidAct !== "call") page.say(t("moko.turn.call_you"));
+  saidAct = act;
   play.dataset.phase = obs.phase;
   play.dataset.act = act;
   play.dataset.flips = String(obs.flips ?? 0);
   board.setSeat(mySeat());
   board.render(obs, { act, legal, chosen: chosenPiles, flipped });
-  renderPad(act);
+  pad?.setLegal(legal, { idle: obs.phase === "call" ? t("moko.turn.call_wait") : t("moko.pad_idle") });
+}
+
+/** A call window is open: the piles must be in sight together with the call pad, which is docked
+ * at the foot of the screen. Scroll as little as needed to bring between the site's sticky header
+ * and the dock the whole table (the other seats with their bubbles, the piles, the viewer's seat)
+ * when it fits, else the piles and the viewer's seat, else the piles. */
+function keepPilesInSight() {
+  const dock = document.getElementById("dock");
+  if (getComputedStyle(dock).position !== "sticky" || dialog.open) return;
+  const margin = 4;
+  const top = (document.querySelector(".site-header")?.getBoundingClientRect().bottom ?? 0) + margin;
+  const bottom = window.innerHeight - dock.offsetHeight - margin;
+  const box = (id) => document.getElementById(id).getBoundingClientRect();
+  const [others, field, you] = [box("others"), box("field"), box("you-seat")];
+  const spans = [
+    [others.top, you.bottom],
+    [field.top, you.bottom],
+    [field.top, field.bottom],
+  ];
+  const [start, end] = spans.find(([a, b]) => b - a <= bottom - top) ?? spans.at(-1);
+  let by = 0;
+  if (start < top) by = start - top;
+  else if (end > bottom) by = Math.min(end - bottom, start - top);
+  if (by) window.scrollBy({ top: by, behavior: "instant" });
 }
 
 /** The flipper's ring empties over the 3 seconds from the flip (as this screen saw it). */
@@ -249,125 +270,6 @@ function pressPile(i) {
   }
 }
 
-// --- the call pad --------------------------------------------------------------------------
-
-function legalWords(kind) {
-  return legal.filter((action) => kind in action).map((action) => action[kind]);
-}
-
-/** The animals that may come next: those that keep the call a start of some legal word. */
-function nextAnimals() {
-  const words = legalWords("call");
-  const sofar = typed.join("");
-  return new Set(
-    ANIMALS.filter((animal) => words.some((word) => word.startsWith(sofar + animal))),
-  );
-}
-
-function renderPad(act) {
-  if (!pad) return;
-  const calling = legalWords("call").length > 0;
-  const grabs = new Set(legalWords("grab"));
-  const next = calling ? nextAnimals() : new Set();
-  const word = typed.join("");
-  pad.dataset.active = calling || grabs.size ? "true" : "false";
-  // Built once and only enabled or disabled afterwards: a button replaced under a finger would
-  // lose its tap.
-  const animals = document.getElementById("animals");
-  if (!animals.children.length) {
-    animals.append(
-      ...ANIMALS.map((animal) =>
-        h(
-          "button",
-          {
-            class: `btn mk-key mk-key--animal mk-key--${animal}`,
-            type: "button",
-            "data-animal": animal,
-            onclick: () => addAnimal(animal),
-          },
-          h("span", { class: "mk-key-art", "aria-hidden": "true" }, cardFace(`${animal}1`, { label: "" })),
-          h("span", { class: "mk-key-name" }, wordText(animal)),
-          h("kbd", {}, KEY_OF[animal]),
-        ),
-      ),
-    );
-  }
-  const specials = document.getElementById("specials");
-  if (!specials.children.length) {
-    specials.append(
-      ...SPECIALS.map((special) =>
-        h(
-          "button",
-          {
-            class: "btn btn--accent mk-key mk-key--special",
-            type: "button",
-            "data-grab": special,
-            onclick: () => grab(special),
-          },
-          h("span", { class: "mk-key-name" }, wordText(special)),
-          h("kbd", {}, KEY_OF[special]),
-        ),
-      ),
-    );
-  }
-  for (const button of animals.children) button.disabled = !next.has(button.dataset.animal);
-  for (const button of specials.children) button.disabled = !grabs.has(button.dataset.grab);
-  document.getElementById("backspace").disabled = !calling || typed.length === 0;
-  document.getElementById("send").disabled = !calling || !legalWords("call").includes(word);
-  assembledBox.dataset.empty = typed.length ? "false" : "true";
-  assembledBox.dataset.word = word;
-  assembledText.textContent = typed.length
-    ? wordText(word)
-    : calling
-      ? t("moko.assemble_hint")
-      : act === "grab"
-        ? t("moko.grab_hint")
-        : obs?.phase === "call"
-          ? t("moko.turn.call_wait")
-          : t("moko.pad_idle");
-}
-
-function addAnimal(animal) {
-  if (!nextAnimals().has(animal)) {
-    shake();
-    return;
-  }
-  typed = [...typed, animal];
-  renderPad(myAct());
-}
-
-function undo() {
-  if (!typed.length) return;
-  typed = typed.slice(0, -1);
-  renderPad(myAct());
-}
-
-function sendCall() {
-  const word = typed.join("");
-  if (!legalWords("call").includes(word)) {
-    shake();
-    return;
-  }
-  typed = [];
-  send({ call: word });
-}
-
-function grab(word) {
-  if (!legalWords("grab").includes(word)) {
-    shake();
-    return;
-  }
-  typed = [];
-  send({ grab: word });
-}
-
-function shake() {
-  if (!assembledBox) return;
-  assembledBox.classList.remove("mk-shake");
-  void assembledBox.offsetWidth; // restart the animation
-  assembledBox.classList.add("mk-shake");
-}
-
 function send(action) {
   if (!page.socket || !obs || mySeat() === null) return;
   if (!page.send(action)) return;
@@ -375,9 +277,6 @@ function send(action) {
   legal = [];
   render();
 }
-
-document.getElementById("backspace")?.addEventListener("click", undo);
-document.getElementById("send")?.addEventListener("click", sendCall);
 
 document.addEventListener("keydown", (event) => {
   if (!page.playing || event.altKey || event.ctrlKey || event.metaKey) return;
@@ -388,19 +287,8 @@ document.addEventListener("keydown", (event) => {
   if ((act === "flip" || act === "take") && ["1", "2", "3"].includes(key)) {
     event.preventDefault();
     pressPile(Number(key) - 1);
-  } else if (key in SPECIAL_KEYS && legalWords("grab").length) {
-    event.preventDefault();
-    grab(SPECIAL_KEYS[key]);
-  } else if (key in ANIMAL_KEYS && act === "call") {
-    event.preventDefault();
-    addAnimal(ANIMAL_KEYS[key]);
-  } else if (key === "Backspace" && act === "call") {
-    event.preventDefault();
-    undo();
-  } else if (key === "Enter" && act === "call" && !event.target.closest?.("a")) {
-    // Enter sends the call wherever the focus is (a focused pad button would add an animal).
-    event.preventDefault();
-    sendCall();
+  } else {
+    pad?.key(key, event);
   }
 });
 

@@ -2,12 +2,12 @@
 // for the notation): fruit cards `M1`-`M9` モモ (wild), `L` レモン, `O` ミカン, `S` イチゴ show
 // their number large and their fruit as a shape of its own (never colour alone); the モモ carry a
 // star and a dashed rainbow frame, the wild mark. Picture cards `dog`, `monkey`, `pheasant`, `sun`,
-// `moon` show their picture and its kanji. Sizes come from CSS (`.mj-card`), the art scales.
+// `moon` show their picture and its name in the page's language (犬 on a Japanese page, Dog on an
+// English one: `momojan.card.face.*`). Sizes come from CSS (`.mj-card`), the art scales.
 import { svg } from "../dom.js";
 import { t } from "../i18n.js";
 
 export const PICTURES = ["dog", "monkey", "pheasant", "sun", "moon"];
-const KANJI = { dog: "犬", monkey: "猿", pheasant: "雉", sun: "太陽", moon: "月" };
 const W = 60;
 const H = 84;
 
@@ -163,7 +163,15 @@ const PICTURE_ART = { dog, monkey, pheasant, sun, moon };
 
 const STAR = "M0 -6 L1.8 -1.9 L6 -1.9 L2.6 0.8 L3.8 5 L0 2.5 L-3.8 5 L-2.6 0.8 L-6 -1.9 L-1.8 -1.9Z";
 
-function face(card) {
+/**
+ * On a card laid sideways its words and numbers are turned back upright about their centre
+ * (`cx`, `cy` in the card's own units), so an 8 never reads as ∞ nor a 3 as ω.
+ */
+function upright(sideways, cx, cy) {
+  return sideways ? { transform: `rotate(-90 ${cx} ${cy})` } : {};
+}
+
+function face(card, sideways = false) {
   const parts = [];
   if (!card) {
     parts.push(svg("rect", { class: "mj-back", x: 1, y: 1, width: W - 2, height: H - 2, rx: 6 }));
@@ -186,7 +194,9 @@ function face(card) {
   );
   if (PICTURES.includes(card)) {
     parts.push(svg("g", { transform: `translate(${W / 2} 34)` }, PICTURE_ART[card]()));
-    const kanji = KANJI[card];
+    const word = t(`momojan.card.face.${card}`);
+    // One kanji large; longer names smaller, so "Pheasant" still fits the card's width.
+    const size = word.length === 1 ? 17 : Math.min(15, Math.floor(88 / word.length));
     parts.push(
       svg(
         "text",
@@ -195,9 +205,10 @@ function face(card) {
           x: W / 2,
           y: 73,
           "text-anchor": "middle",
-          "font-size": kanji.length > 1 ? 15 : 17,
+          "font-size": size,
+          ...upright(sideways, W / 2, 73 - size * 0.35),
         },
-        kanji,
+        word,
       ),
     );
     return parts;
@@ -218,7 +229,17 @@ function face(card) {
     parts.push(svg("path", { class: "mj-wild-star", d: STAR, transform: "translate(47 14)" }));
   }
   parts.push(
-    svg("text", { class: `mj-num mj-ink--${fruit}`, x: 7, y: 30, "font-size": 28 }, number),
+    svg(
+      "text",
+      {
+        class: `mj-num mj-ink--${fruit}`,
+        x: 7,
+        y: 30,
+        "font-size": 28,
+        ...upright(sideways, 15.5, 20),
+      },
+      number,
+    ),
   );
   parts.push(svg("g", { transform: `translate(${W / 2 + 2} 58)` }, FRUIT_ART[fruit]()));
   return parts;
@@ -240,7 +261,7 @@ export function cardSVG(card, { sideways = false, cls = "", label = true } = {})
       "aria-label": label ? cardName(card) : null,
       "aria-hidden": label ? null : "true",
     },
-    sideways ? svg("g", { transform: `translate(${H} 0) rotate(90)` }, face(card)) : face(card),
+    sideways ? svg("g", { transform: `translate(${H} 0) rotate(90)` }, face(card, true)) : face(card),
   );
   return node;
 }

@@ -5,14 +5,14 @@
 // 開, ツモ, リーチ, 3枚引く, 見送る) come only from `legal`. Messages are handled one at a time, with a
 // short pause after each (the speed setting), so the opponent's turn can be followed; a round
 // that ends opens its result (win breakdown or wall settlement) before the next deal is shown.
-import { h } from "../dom.js";
+import { h, keepInSight } from "../dom.js";
 import { t } from "../i18n.js";
 import { PlayPage } from "../play-page.js";
-import { levelName } from "../rules-name.js";
+import { cpuName, versus } from "../seat-names.js";
 import { bindSpeed } from "../speed.js";
 import { toast } from "../toast.js";
 import { cardSVG, pointsText } from "./cards.js";
-import { middleLeft, roundView, roundsTable } from "./results.js";
+import { endReason, middleLeft, roundView, roundsTable } from "./results.js";
 import { MomojanTable } from "./table.js";
 
 const ruleChip = document.getElementById("rule-chip");
@@ -21,7 +21,7 @@ const roundDialog = document.getElementById("round-result");
 
 const table = new MomojanTable(document.getElementById("board"), {
   onDiscard: (card, riichi) => act({ type: "discard", card, riichi: Boolean(riichi) }),
-  onDraw: (pile) => act({ type: "draw", pile }),
+  onDraw: (pile) => tapPile(pile),
 });
 bindSpeed(document.getElementById("speed"), (speed) => table.setSpeed(speed));
 
@@ -31,6 +31,10 @@ let resultShown = false;
 let seenResults = 0;
 let riichiMode = false;
 let sending = false;
+// A draw tapped while the page was still showing moves the server had already sent: sent once
+// the person's turn is on show (or refused there, in words), never dropped.
+let early = null;
+const turnNote = document.getElementById("turn-note");
 
 const page = new PlayPage({
   preview,
@@ -45,9 +49,10 @@ const page = new PlayPage({
     return obs !== null;
   },
   unfinished: () => Boolean(obs && !obs.outcome),
+  reveal: keepHandInView,
   serial: true,
 });
-const { data, dialog } = page;
+const { dialog } = page;
 const setTurn = (kind, text) => page.setTurn(kind, text);
 
 /** A dealt-looking table while the player chooses: both players at 40, hands face down. */
@@ -55,7 +60,7 @@ function preview() {
   const seat = null;
   table.setSeat(0);
   table.setOrderKey(null);
-  table.setNames([t("play.you"), t("play.bot", { level: levelName(page.checked("level"), data.levels) })]);
+  table.setNames([t("play.you"), cpuName(1)]);
   table.setRiichiMode(false);
   table.show(
     {
@@ -98,21 +103,29 @@ function enter(created) {
   resultShown = false;
   seenResults = 0;
   riichiMode = false;
+  early = null;
+  table.setQueued(null);
+  note(null);
   table.setSeat(created.seat ?? 0);
   // The player's own order of their hand, kept for this room across reloads (hand-order.js).
   table.setOrderKey(created.seat === null ? null : `asobiba.${page.game}.hand.${created.room_id}`);
   table.setRiichiMode(false);
   table.setLegal([]);
-  // Against a person met at a table the chip names them, else the computer's level.
-  const other = 1 - (created.seat ?? 0);
-  const person = created.players?.[other]?.name;
-  ruleChip.textContent = t("momojan.rule_chip", {
-    level: person ? seatName(other) : levelName(created.settings?.level, data.levels),
-  });
+  showChip();
   showNames();
 }
 
 const seatName = (seat) => page.seatName(seat);
+
+/** The chip names who plays: the opponent with a computer's level beside its name ("vs CPU 2
+ * (Beginner)", "vs ベン"); to a spectator, both players ("Aki vs ベン"). */
+function showChip() {
+  const seat = page.room ? page.seat : 0;
+  ruleChip.textContent =
+    seat === null
+      ? t("momojan.rule_chip_all", { names: versus([page.seatLabel(0), page.seatLabel(1)]) })
+      : t("momojan.rule_chip", { level: page.seatLabel(1 - seat) });
+}
 
 function showNames() {
   table.setNames([seatName(0), seatName(1)]);
@@ -121,13 +134,14 @@ function showNames() {
 async function handle(msg) {
   if (msg.type === "sync") {
     table.setSeat(page.seat ?? 0);
+    showChip();
     showNames();
     obs = msg.obs;
     legal = msg.legal ?? [];
     sending = false;
     // Rounds that ended before this sync are history, not news (the game-end screen lists them).
     seenResults = obs.results.length;
-    table.show(obs, { legal: mine() ? legal : [] });
+    table.show(obs, { legal: [] });
     afterUpdate();
   } else if (msg.type === "event") {
     const before = obs;
@@ -146,9 +160,14 @@ async function handle(msg) {
       for (const result of newRounds) await showRound(result);
     } else {
       const pause = fromOpponent && before && page.queue.length < 4;
-      await table.play(obs, { legal: mine() ? legal : [], fast: !pause });
+      // Nothing is ready while the move is on show: afterUpdate marks what `legal` allows.
+      await table.play(obs, { legal: [], fast: !pause });
     }
     afterUpdate();
+    if (fromOpponent || newRounds.length) {
+      const claim = legal.some((a) => a.type === "pass") ? page.claimWords(prompts) : "";
+      page.say([table.describe(obs), claim].filter(Boolean).join(" "));
+    }
   } else if (msg.type === "error") {
     sending = false;
     const key = msg.code === "illegal_action" ? "momojan.error.illegal" : `error.${msg.code}`;
@@ -164,6 +183,60 @@ function mySeat() {
 /** True when the viewer is seated and it is their move. */
 function mine() {
   return obs && !obs.outcome && mySeat() !== null && obs.to_move === mySeat();
+}
+
+/** True while the page still shows moves it has received: a pause on one, more queued, a
+ * round's screen open. Nothing is shown as ready then, even when `legal` already allows it. */
+function catchingUp() {
+  return table.busy || page.queue.length > 0 || roundDialog.open;
+}
+
+/** True when the person's controls are ready: their move, on show, nothing sent yet. */
+function ready() {
+  return Boolean(mine()) && !sending && !catchingUp();
+}
+
+/** A line under the turn line: why a tap was not taken, or that it waits (null: none). */
+function note(text) {
+  turnNote.hidden = !text;
+  turnNote.textContent = text ?? "";
+}
+
+/**
+ * A tap on a pile (or D). Ready and drawable: sent. While the page still shows moves the
+ * server already made (the opponent's discard pausing on screen), kept and sent once the
+ * person's turn is shown (afterUpdate). Otherwise refused, with the reason under the turn line.
+ */
+function tapPile(pile) {
+  if (!obs || obs.outcome || mySeat() === null || sending) return;
+  const action = { type: "draw", pile };
+  if (ready() && legal.some((a) => a.type === "draw" && a.pile === pile)) {
+    act(action);
+  } else if (catchingUp()) {
+    early = action;
+    table.setQueued(pile);
+    note(t("momojan.note.queued", { n: pile + 1 }));
+  } else if (!mine()) {
+    note(t("momojan.note.not_yet", { name: seatName(obs.to_move) }));
+  } else {
+    note(t("momojan.note.no_draw", { what: turnLabel("you") }));
+  }
+}
+
+/** The turn is on show: send the draw tapped early, unless the person now has a call or win
+ * to consider (then say so) or that pile may not be drawn (then say why). */
+function takeEarly() {
+  const action = early;
+  early = null;
+  table.setQueued(null);
+  const calls = legal.filter((a) => ["ron", "pon", "chi"].includes(a.type));
+  if (calls.length) {
+    note(t("momojan.note.held_call"));
+  } else if (legal.some((a) => a.type === "draw" && a.pile === action.pile)) {
+    act(action);
+  } else {
+    note(t("momojan.note.no_draw", { what: turnLabel("you") }));
+  }
 }
 
 function turnKind() {
@@ -201,10 +274,19 @@ function turnLabel(kind) {
 function afterUpdate() {
   const kind = turnKind();
   setTurn(kind, turnLabel(kind));
+  if (early && !catchingUp()) {
+    if (mine() && !sending) takeEarly();
+    else {
+      // The moves on show are done and it is still not the person's turn.
+      early = null;
+      table.setQueued(null);
+      note(t("momojan.note.not_yet", { name: seatName(obs.to_move) }));
+    }
+  } else if (ready()) note(null);
   table.setRiichiMode(riichiMode);
-  table.setLegal(mine() && !sending ? legal : []);
+  table.setLegal(ready() ? legal : []);
   renderPrompts();
-  if (mine() && !sending) keepHandInView();
+  if (ready()) keepHandInView();
   if (kind === "over") {
     const words = finalWords(obs.outcome);
     document.getElementById("result-bar-score").textContent = words.score;
@@ -217,29 +299,18 @@ function afterUpdate() {
 }
 
 /**
- * While a decision is asked, the player's hand must be on screen and not under the sticky dock
- * (turn line and prompts) nor the sticky site header: scroll just enough, and not at all when it
- * is already in view.
+ * While a decision is asked, and when a table's game starts, the player's hand must be on screen
+ * and not under the sticky dock (turn line and prompts) nor the sticky site header.
  */
 function keepHandInView() {
   const hand = document.querySelector(".mj-hand--mine");
-  if (!hand) return;
-  const box = hand.getBoundingClientRect();
-  const header = document.querySelector(".site-header")?.getBoundingClientRect().bottom ?? 0;
-  const dock = document.getElementById("dock").getBoundingClientRect();
-  // Stuck at the foot of the screen, the dock's top is as high as it will sit over the hand.
-  const floor = Math.min(dock.top, window.innerHeight - dock.height);
-  const gap = 8;
-  let by = 0;
-  if (box.bottom + gap > floor) by = box.bottom + gap - floor;
-  if (box.top - by < header + gap) by = box.top - header - gap;
-  // At once, not smoothly: the hand must not be moving under a finger about to touch it.
-  if (Math.abs(by) >= 1) window.scrollBy({ top: by, behavior: "instant" });
+  if (hand) keepInSight(hand, document.getElementById("dock"));
 }
 
 function act(action) {
-  if (!page.socket || !mine() || sending || page.queue.length || table.busy) return;
+  if (!page.socket || !ready()) return;
   sending = true;
+  note(null);
   riichiMode = false;
   table.riichiMode = false;
   table.setLegal([]);
@@ -253,7 +324,15 @@ function act(action) {
 // --- prompts -------------------------------------------------------------------------------
 
 /** Each prompt's key (the keyboard handler below; `aria-keyshortcuts` on its button). */
-const SHORTCUTS = { tsumo: "T", ron: "R", pon: "P", chi: "C", kai: "K", riichi: "L", draw3: "D" };
+const SHORTCUTS = { tsumo: "T", ron: "R", pon: "P", chi: "C", kai: "K", riichi: "L", draw3: "D", pass: "N" };
+
+/** A game term's button label: the page's word, and on an English page the Japanese term
+ * beside it ("Pon ポン"); on a Japanese page the two are the same and shown once. */
+function termLabel(type) {
+  const label = t(`momojan.act.${type}`);
+  const term = t(`momojan.act.${type}.term`);
+  return term === label ? label : [label, " ", h("span", { class: "mj-prompt-term", lang: "ja" }, term)];
+}
 
 function promptButton(label, { cls = "", onclick, cards = [], gloss = null, action = null }) {
   return h(
@@ -278,7 +357,7 @@ function promptButton(label, { cls = "", onclick, cards = [], gloss = null, acti
 }
 
 function renderPrompts() {
-  if (!mine() || sending) {
+  if (!ready()) {
     prompts.replaceChildren();
     return;
   }
@@ -290,7 +369,7 @@ function renderPrompts() {
   for (const action of legal) {
     if (action.type === "ron") {
       buttons.push(
-        promptButton(t("momojan.act.ron"), {
+        promptButton(termLabel("ron"), {
           cls: "btn--primary mj-prompt--win",
           gloss: gloss("ron"),
           action: "ron",
@@ -300,7 +379,7 @@ function renderPrompts() {
       );
     } else if (action.type === "tsumo") {
       buttons.push(
-        promptButton(t("momojan.act.tsumo"), {
+        promptButton(termLabel("tsumo"), {
           cls: "btn--primary mj-prompt--win",
           gloss: gloss("tsumo"),
           action: "tsumo",
@@ -312,7 +391,7 @@ function renderPrompts() {
   for (const action of legal) {
     if (action.type === "pon" || action.type === "chi") {
       buttons.push(
-        promptButton(t(`momojan.act.${action.type}`), {
+        promptButton(termLabel(action.type), {
           cls: "btn--accent",
           gloss: gloss(action.type),
           action: action.type,
@@ -322,7 +401,7 @@ function renderPrompts() {
       );
     } else if (action.type === "kai") {
       buttons.push(
-        promptButton(t("momojan.act.kai"), {
+        promptButton(termLabel("kai"), {
           cls: "btn--accent",
           gloss: gloss("kai"),
           action: "kai",
@@ -342,7 +421,7 @@ function renderPrompts() {
   }
   if (legal.some((a) => a.type === "discard" && a.riichi)) {
     buttons.push(
-      promptButton(riichiMode ? t("momojan.act.riichi_cancel") : t("momojan.act.riichi"), {
+      promptButton(riichiMode ? t("momojan.act.riichi_cancel") : termLabel("riichi"), {
         cls: riichiMode ? "btn--ghost" : "",
         gloss: riichiMode ? null : gloss("riichi"),
         action: "riichi",
@@ -366,7 +445,7 @@ function renderPrompts() {
 
 // Keyboard (listed in the page's hint, momojan.hint): 1-8 discard the hand's n-th card (the
 // drawn cards last); D draws, one card from the tallest pile at the start of a turn or three
-// after 開/ポン/チー; T ツモ, R ロン; P ポン, C チー, K 開 and L リーチ press their prompt
+// after 開/ポン/チー; N lets a discard pass; T ツモ, R ロン; P ポン, C チー, K 開 and L リーチ press their prompt
 // button (with several, the key moves the focus from one to the next and Enter takes it);
 // Esc leaves riichi mode.
 const PROMPT_KEYS = Object.fromEntries(
@@ -402,7 +481,7 @@ document.addEventListener("keydown", (event) => {
     } else if (draws.length) {
       const pile = draws.reduce((best, a) => (obs.piles[a.pile] > obs.piles[best.pile] ? a : best));
       event.preventDefault();
-      act({ type: "draw", pile: pile.pile });
+      tapPile(pile.pile);
     }
   } else if (PROMPT_KEYS[key] && !event.shiftKey) {
     if (pressPrompt(PROMPT_KEYS[key])) event.preventDefault();
@@ -442,12 +521,7 @@ function finalWords(outcome) {
   const title =
     mySeat() === null ? t("result.seat_won", { name: seatName(winner) }) : t(`result.${result}`);
   const scores = outcome.scores ?? [0, 0];
-  const loser = 1 - winner;
-  const why = t(`momojan.final.${outcome.end}`, {
-    winner: seatName(winner),
-    loser: seatName(loser),
-    n: outcome.rounds,
-  });
+  const why = endReason(outcome, obs.results, { name: seatName, viewer: mySeat() });
   // The final score is the last round's plus what was left in the middle: say so.
   const left = middleLeft(outcome, obs.results);
   const middle = !left

@@ -72,7 +72,13 @@ export function roundView(result, { name, viewer = null, over = false }) {
   const title = t("momojan.round.win_title", { name: name(winner), how });
   const rows = [];
   for (const [id, points] of score.yaku) {
-    rows.push(line(t(`momojan.yaku.${id}`), t("momojan.points", { n: points }), "is-yaku"));
+    // The yaku's name and, in a phrase, why this hand has it ("Dog: a set of dogs").
+    const label = [
+      h("span", { class: "mj-line-name" }, t(`momojan.yaku.${id}`)),
+      h("span", { class: "visually-hidden" }, ": "),
+      h("span", { class: "mj-line-why" }, t(`momojan.yaku.${id}.why`)),
+    ];
+    rows.push(line(label, t("momojan.points", { n: points }), "is-yaku"));
   }
   if (score.dora) {
     rows.push(line(t("momojan.line.dora", { n: score.dora }), t("momojan.points", { n: score.dora })));
@@ -204,6 +210,36 @@ export function middleLeft(outcome, results) {
   const last = results[results.length - 1];
   if (winner === undefined || !last) return 0;
   return outcome.scores[winner] - last.points[winner];
+}
+
+/**
+ * The points both players were tied on when the game ended after its last dealership, else
+ * null. The rules give a tie to the first dealer (the first round's dealer), which the end
+ * screen must say: otherwise equal points look like a win from nowhere.
+ */
+export function tiedAt(outcome, results) {
+  const last = results[results.length - 1];
+  if (outcome.end !== "dealerships" || !last || last.points[0] !== last.points[1]) return null;
+  return last.points[0];
+}
+
+/** Why the game was won, in words: how it ended, and on a tie the rule that decided it. */
+export function endReason(outcome, results, { name, viewer }) {
+  const winner = outcome.winners?.[0];
+  const loser = 1 - winner;
+  const why = t(`momojan.final.${outcome.end}`, {
+    winner: name(winner),
+    loser: name(loser),
+    n: outcome.rounds,
+  });
+  const tied = tiedAt(outcome, results);
+  if (tied === null) return why;
+  // The winner is the first dealer: the rules' tie-break, said to "you" when it was the viewer.
+  const tie = t(winner === viewer ? "momojan.final.tie.you" : "momojan.final.tie", {
+    n: pointsText(tied),
+    winner: name(winner),
+  });
+  return `${why} ${tie}`;
 }
 
 /**

@@ -26,6 +26,7 @@ export class MomojanTable extends TableView {
     this.onDraw = onDraw;
     this.names = names ?? [t("momojan.seat", { n: 1 }), t("momojan.seat", { n: 2 })];
     this.riichiMode = false;
+    this.queued = null;
     this.orderKey = null;
     this.order = null;
     this.reorder = null;
@@ -63,6 +64,11 @@ export class MomojanTable extends TableView {
     if (this.obs) this.render();
   }
 
+  /** Mark the pile a tap chose before the turn was shown (null: none). */
+  setQueued(pile) {
+    this.queued = pile;
+    if (this.obs) this.render();
+  }
 
   // --- rendering --------------------------------------------------------------------------
 
@@ -291,20 +297,25 @@ export class MomojanTable extends TableView {
       this.legal.filter((a) => a.type === "draw").map((action) => action.pile),
     );
     const myTurn = obs.seat !== null && obs.to_move === obs.seat && !obs.outcome;
+    // A seated player's piles always take a tap, ready or not: the play page sends it, keeps
+    // it for the turn it waits for, or says why not (play.js, `tapPile`), never drops it.
+    const seated = Boolean(this.onDraw) && obs.seat !== null && !obs.outcome;
     const piles = obs.piles.map((count, pile) => {
       const ok = myTurn && canDraw.has(pile) && !this.riichiMode;
       const layers = Math.min(5, Math.ceil(count / 3));
       const stack = [];
       for (let i = 0; i < layers; i += 1) stack.push(h("span", { class: "mj-pile-layer" }));
+      const queued = this.queued === pile ? " is-queued" : "";
       return h(
         "button",
         {
           type: "button",
-          class: `mj-pile${ok ? " is-legal" : ""}${count === 0 ? " is-empty" : ""}`,
+          class: `mj-pile${ok ? " is-legal" : ""}${queued}${count === 0 ? " is-empty" : ""}`,
           "data-pile": pile,
-          disabled: !ok,
+          disabled: !seated,
+          "aria-disabled": ok || !seated ? null : "true",
           "aria-label": t("momojan.pile", { n: pile + 1, count }),
-          onclick: () => ok && this.onDraw?.(pile),
+          onclick: () => this.onDraw?.(pile),
         },
         h("span", { class: "mj-pile-stack", "aria-hidden": "true" }, ...stack),
         h("span", { class: "mj-pile-count" }, String(count)),
