@@ -132,3 +132,14 @@ def test_a_mokochaka_move_that_is_not_legal_gets_a_clear_400(
     assert response.status_code == 400, response.text
     assert response.json()["error"]["code"] == code
     assert mokochaka_done(client) == set()
+
+
+def test_the_records_say_how_much_of_the_course_is_done(client: TestClient) -> None:
+    total = len(client.get("/api/learn/mancala").json()["lessons"])
+    before = client.get("/api/records/mancala").json()["learning"]
+    assert before == {"lessons": {"done": 0, "total": total}}, "Mancala has no trainer"
+    answer(client, "capture", *LESSON_BY_ID["capture"].answer)
+    answer(client, "capture", *LESSON_BY_ID["capture"].answer)
+    answer(client, "chain", LESSON_BY_ID["chain"].wrong)
+    after = client.get("/api/records/mancala").json()["learning"]
+    assert after == {"lessons": {"done": 1, "total": total}}
