@@ -30,17 +30,21 @@ export class Coach {
     this.panel = h(
       "aside",
       { class: "coach", id: "coach", "aria-labelledby": "coach-title", hidden: true },
-      h("p", { class: "coach-title", id: "coach-title" }, t("coach.title")),
-      this.text,
-      h(
-        "p",
-        { class: "btn-row coach-buttons" },
-        h("button", { class: "btn btn--small btn--primary", type: "button", id: "coach-ok", onclick: () => this.hide() }, t("coach.ok")),
-        h("button", { class: "btn btn--small btn--ghost", type: "button", id: "coach-off", onclick: () => this.switch(false) }, t("coach.off")),
+      h("div", { class: "coach-card" },
+        h("span", { class: "badge badge--accent coach-title", id: "coach-title" }, t("coach.title")),
+        this.text,
+        h(
+          "span",
+          { class: "coach-buttons" },
+          h("button", { class: "btn btn--small btn--primary", type: "button", id: "coach-ok", onclick: () => this.hide() }, t("coach.ok")),
+          h("button", { class: "btn btn--small btn--ghost", type: "button", id: "coach-off", onclick: () => this.switch(false) }, t("coach.off")),
+        ),
       ),
     );
     this.toggle = h("button", { class: "btn btn--small", type: "button", id: "coach-toggle", hidden: true, onclick: () => this.switch(!this.on) });
-    document.getElementById("announce").after(this.panel);
+    // In the band of the site's sticky header, as the notices are (toast.js): in sight wherever
+    // the page is scrolled, and never over the table's cards, piles, prompts or keys.
+    document.querySelector(".site-header").append(this.panel);
     document.querySelector("#table .table-tools").prepend(this.toggle);
     this.drawToggle();
   }
@@ -64,9 +68,6 @@ export class Coach {
     this.current = cue;
     this.text.textContent = t(`coach.${this.page.game}.${cue.id}`);
     this.panel.dataset.cue = cue.id;
-    // Sticky just below the site's sticky header: in sight wherever the page is scrolled (on a
-    // phone the hand is), over the far side of the table rather than the person's own cards.
-    this.panel.style.top = `${document.querySelector(".site-header")?.offsetHeight ?? 0}px`;
     this.panel.hidden = false;
   }
 
