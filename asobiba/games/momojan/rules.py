@@ -23,6 +23,8 @@ from asobiba.core.bots import Bot, Pace
 from asobiba.core.errors import IllegalAction, InvalidOptions
 from asobiba.core.game import (
     DesignedValue,
+    Lesson,
+    LessonVerdict,
     RecordField,
     RecordValue,
     designed_pace,
@@ -32,6 +34,7 @@ from asobiba.core.game import (
 from asobiba.core.options import OptionSpec, resolve_options
 from asobiba.core.ratings import Ladder
 from asobiba.core.rng import deal_rng, is_seed
+from asobiba.games.momojan import lessons
 from asobiba.games.momojan.cards import DECK, Card, is_card, is_peach, sort_cards
 from asobiba.games.momojan.data import BONUSES, LADDERS, NUMBERS, PACES, RULES, YAKU, Level
 from asobiba.games.momojan.data import LEVELS as BOT_LEVELS
@@ -184,6 +187,14 @@ class Momojan:
         ]
         rows += pace_rows(PACES, self.level_names())
         return rows
+
+    def lessons(self) -> list[Lesson]:
+        """The course of /learn/momojan (lessons.toml)."""
+        return list(lessons.lessons(self))
+
+    def check_lesson(self, lesson_id: str, actions: list[Any]) -> LessonVerdict:
+        """Judge a learner's moves in a lesson with the engine (see lessons.py)."""
+        return lessons.check(self, lesson_id, actions)
 
     def new_state(self, options: Mapping[str, Any], seats: int = 2, seed: int = 0) -> MomojanState:
         if type(seats) is not int or seats != 2:
