@@ -56,6 +56,8 @@ export function mountLesson(stage, { onMove }) {
   let view = null;
   let legal = [];
   let riichiMode = false;
+  /** The lesson's table stopped: the server answered with no move left (right or wrong). */
+  let stopped = false;
   const table = new MomojanTable(board, {
     seat: LEARNER,
     names: seatNames(),
@@ -83,7 +85,11 @@ export function mountLesson(stage, { onMove }) {
 
   /** The turn line: what the table waits for, from the learner's moves (as on the play page). */
   function turnWords() {
-    if (!legal.length) return ["wait", view?.outcome ? t("momojan.lesson.over") : t("momojan.lesson.still")];
+    if (!legal.length) {
+      if (view?.outcome) return ["over", t("momojan.lesson.over")];
+      if (!stopped) return ["wait", t("momojan.lesson.still")];
+      return ["wait", board.hidden ? t("momojan.round.over") : t("momojan.lesson.stopped")];
+    }
     if (riichiMode) return ["you", t("momojan.turn.riichi_pick")];
     const can = (type) => legal.some((action) => action.type === type);
     if (view.riichi[LEARNER] && view.phase !== "start") {
@@ -112,6 +118,7 @@ export function mountLesson(stage, { onMove }) {
   }
 
   function showTable(next, nextLegal, previous) {
+    stopped = false;
     view = next;
     legal = nextLegal;
     riichiMode = false;
@@ -154,6 +161,7 @@ export function mountLesson(stage, { onMove }) {
       showTable(next, [], previous);
       await table.play(next, { legal: [] });
       legal = nextLegal;
+      stopped = !nextLegal.length;
       draw();
     },
     setLegal(nextLegal) {
