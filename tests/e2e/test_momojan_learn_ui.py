@@ -2,9 +2,9 @@
 
 - A new guest is offered the course on the game's settings page, follows it and completes every
   lesson by keyboard (D draws, 1-8 discard, K/P/C/T/R/N the prompts, L riichi), one lesson after a
-  wrong try; on a phone in Japanese.
+  wrong try; on a phone in Japanese and a desktop in English.
 - Another new guest completes every lesson by touch (a `has_touch` context, every move a tap on
-  the table's piles, cards and prompts), on a phone in English.
+  the table's piles, cards and prompts), on a phone in English and a desktop in Japanese.
 - A worked example plays, pauses and steps back on the lesson's table and ends on the round's
   account, in Japanese and English.
 
@@ -24,6 +24,8 @@ from asobiba.server.http.pages import strings
 JA = strings("ja")
 EN = strings("en")
 PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+SIZES = {"phone": PHONE, "desktop": DESKTOP}
 PROMPT_KEYS = {"kai": "k", "pon": "p", "chi": "c", "tsumo": "t", "ron": "r", "pass": "n"}
 HAND = "#lesson-board .mj-hand--mine .mj-hand-card"
 
@@ -151,8 +153,12 @@ def complete_course(page: Any, move: Any, lang: str) -> None:
     )
 
 
-def test_a_new_guest_is_offered_the_course_and_completes_it_by_keyboard(new_page: Any) -> None:
-    page = new_page(lang="ja", **PHONE)
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_new_guest_is_offered_the_course_and_completes_it_by_keyboard(
+    new_page: Any, size: str
+) -> None:
+    lang = "ja" if size == "phone" else "en"
+    page = new_page(lang=lang, **SIZES[size])
     page.goto("/games/momojan?speed=instant")
     page.wait_for_selector("#learn-offer")
     page.focus("#learn-offer-go")
@@ -162,19 +168,21 @@ def test_a_new_guest_is_offered_the_course_and_completes_it_by_keyboard(new_page
     page.wait_for_selector("#lesson[data-status=ready]")
     assert page.get_attribute("#lesson", "data-lesson") == LESSONS[0].id
     covers = page.text_content("#lesson-covers")
-    assert PARTS["about"].title["ja"] in covers
-    complete_course(page, press_move, "ja")
+    assert PARTS["about"].title[lang] in covers
+    complete_course(page, press_move, lang)
     page.reload()
     page.wait_for_selector("#lesson[data-status=ready]")
     chips = page.locator("button.learn-chip[data-done=true]")
     assert chips.count() == len(LESSONS), "the done marks are kept for this guest"
 
 
-def test_a_new_guest_completes_every_lesson_by_touch(new_page: Any) -> None:
-    page = new_page(lang="en", has_touch=True, is_mobile=True, **PHONE)
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_new_guest_completes_every_lesson_by_touch(new_page: Any, size: str) -> None:
+    lang = "en" if size == "phone" else "ja"
+    page = new_page(lang=lang, has_touch=True, is_mobile=size == "phone", **SIZES[size])
     page.goto("/learn/momojan?speed=instant")
     page.wait_for_selector("#lesson[data-status=ready]")
-    complete_course(page, tap_move, "en")
+    complete_course(page, tap_move, lang)
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
