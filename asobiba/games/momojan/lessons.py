@@ -475,8 +475,14 @@ def _round_end(game: Game, data: LessonData, step: Step) -> tuple[str, Texts] | 
     return _wrong(said)
 
 
+_WIN_WORDS: dict[str, Texts] = {
+    "tsumo": {"ja": "ツモ", "en": "Tsumo"},
+    "ron": {"ja": "ロン", "en": "Ron"},
+}
+
+
 def _how_asked(how: str) -> Texts:
-    word = {"tsumo": {"ja": "ツモ", "en": "Tsumo"}, "ron": {"ja": "ロン", "en": "Ron"}}[how]
+    word = _WIN_WORDS[how]
     return {
         "ja": f"このレッスンは{word['ja']}でのアガリです。",
         "en": f"This lesson asks for a win by {word['en']}.",
@@ -499,11 +505,7 @@ def _judge(game: Game, data: LessonData, step: Step) -> tuple[str, Texts] | None
     goal, params, move = data.goal, data.params, step.move
     kind = move["type"]
     if goal in ("win", "match") and _wins_for(game, step.before, LEARNER):
-        word = (
-            {"ja": "ツモ", "en": "Tsumo"}
-            if step.before.phase != START
-            else {"ja": "ロン", "en": "Ron"}
-        )
+        word = _WIN_WORDS["ron" if step.before.phase == START else "tsumo"]
         return _wrong(
             {
                 "ja": f"ここは{word['ja']}でアガれました。",
@@ -511,21 +513,18 @@ def _judge(game: Game, data: LessonData, step: Step) -> tuple[str, Texts] | None
             }
         )
     if goal == "call" and kind != "ron":
-        if kind == params["kind"] and move["cards"] == sort_cards(
-            params.get("cards", move["cards"])
-        ):
+        if kind == params["kind"] and _cards_asked(params, move):
             return "right", data.say("right")
         return _wrong(_what_you_did(move))
     if goal == "kai" and kind in ("kai", "discard"):
-        if kind == "kai" and move["cards"] == sort_cards(params.get("cards", move["cards"])):
+        if kind == "kai" and _cards_asked(params, move):
             return "right", data.say("right")
         return _wrong(_what_you_did(move))
     if kind != "discard":
         return None
     if goal == "discard":
-        if move["card"] in params["cards"] and move["riichi"] == params.get(
-            "declare", move["riichi"]
-        ):
+        declared = params.get("declare", move["riichi"])
+        if move["card"] in params["cards"] and move["riichi"] == declared:
             return "right", data.say("right")
         return _wrong(_what_you_did(move))
     if goal == "sets":
@@ -535,9 +534,7 @@ def _judge(game: Game, data: LessonData, step: Step) -> tuple[str, Texts] | None
         return _wrong(
             {
                 "ja": f"公開したセットが{opened}つのまま、手番が終わりました。",
-                "en": f"Your turn ended with {opened} open set"
-                + ("" if opened == 1 else "s")
-                + ".",
+                "en": f"Your turn ended with {opened} open set{'' if opened == 1 else 's'}.",
             }
         )
     if goal == "riichi":
@@ -562,11 +559,7 @@ def _cards_asked(params: Mapping[str, Any], move: dict[str, Any]) -> bool:
 def _what_you_did(move: dict[str, Any]) -> Texts:
     """The learner's move in words, to open a refusal."""
     said = move_text(LEARNER, move, LEARNER)
-    return {"ja": said["ja"].replace("あなたが", "あなたは"), "en": capital_first(said["en"])}
-
-
-def capital_first(text: str) -> str:
-    return text[:1].upper() + text[1:]
+    return {"ja": said["ja"].replace("あなたが", "あなたは"), "en": said["en"]}
 
 
 def _continue(game: Game, data: LessonData, step: Step) -> Texts:
@@ -591,6 +584,8 @@ def _prompt(state: MomojanState, legal: list[dict[str, Any]]) -> Texts:
             }
     elif "draw3" in kinds:
         said = {"ja": "3枚引くか、1枚捨てましょう", "en": "Draw three, or discard a card"}
+    elif "kai" in kinds:
+        said = {"ja": "開するか、1枚捨てましょう", "en": "Kai a set, or discard a card"}
     else:
         said = {"ja": "1枚捨てて手番を終えましょう", "en": "Discard a card to end your turn"}
     if kinds & {"tsumo", "ron"}:

@@ -75,7 +75,7 @@ def move_text(seat: int, action: dict[str, Any], learner: int) -> Texts:
         pile = action["pile"] + 1
         return {
             "ja": f"{who['ja']}が山{pile}から1枚引きました。",
-            "en": f"{who['en']} drew from pile {pile}.",
+            "en": f"{capital(who['en'])} drew from pile {pile}.",
         }
     if kind == "draw3":
         return {"ja": f"{who['ja']}が3枚引きました。", "en": f"{capital(who['en'])} drew three."}
@@ -88,7 +88,7 @@ def move_text(seat: int, action: dict[str, Any], learner: int) -> Texts:
             }
         return {
             "ja": f"{who['ja']}が{card['ja']}を捨てました。",
-            "en": f"{who['en']} discarded {card['en']}.",
+            "en": f"{capital(who['en'])} discarded {card['en']}.",
         }
     if kind in _CALLS:
         call = _CALLS[kind]
