@@ -143,3 +143,45 @@ def test_the_records_say_how_much_of_the_course_is_done(client: TestClient) -> N
     answer(client, "chain", LESSON_BY_ID["chain"].wrong)
     after = client.get("/api/records/mancala").json()["learning"]
     assert after == {"lessons": {"done": 1, "total": total}}
+
+
+def momojan_done(client: TestClient) -> set[str]:
+    listed = client.get("/api/learn/momojan").json()["lessons"]
+    return {lesson["id"] for lesson in listed if lesson["done"]}
+
+
+def test_the_momojan_course_is_replayed_on_the_server_and_remembered(client: TestClient) -> None:
+    from asobiba.games.momojan.lessons import LESSON_BY_ID as MOMOJAN
+
+    body = client.get("/api/learn/momojan").json()
+    first = body["lessons"][0]
+    assert first["view"]["game"] == "momojan" and first["view"]["hand"]
+    assert "hands" not in first["view"], "only the learner's own cards"
+    demo = next(lesson["demo"] for lesson in body["lessons"] if lesson["demo"])
+    assert demo["frames"][0]["view"]["game"] == "momojan" and demo["title"]["ja"]
+    data = MOMOJAN["tsumo"]
+    wrong = client.post("/api/learn/momojan/tsumo", json={"moves": list(data.wrong)})
+    assert wrong.json()["status"] == "wrong" and momojan_done(client) == set()
+    half = client.post("/api/learn/momojan/tsumo", json={"moves": list(data.answer[:2])})
+    assert half.json()["status"] == "continue" and {"type": "tsumo"} in half.json()["legal"]
+    right = client.post("/api/learn/momojan/tsumo", json={"moves": list(data.answer)})
+    assert right.json()["status"] == "right"
+    assert momojan_done(client) == {"tsumo"}
+
+
+@pytest.mark.parametrize(
+    "moves",
+    [
+        [{"type": "tsumo"}],  # the card drawn does not win
+        [{"type": "discard", "card": "dog"}],  # in riichi only the card drawn goes
+        [{"type": "discard", "card": "moon", "riichi": "yes"}],
+        [{"type": "discard", "card": "moon"}, {"type": "draw", "pile": 7}],
+    ],
+)
+def test_a_momojan_move_that_is_not_legal_gets_a_clear_400(
+    client: TestClient, moves: list[Any]
+) -> None:
+    response = client.post("/api/learn/momojan/tsumo", json={"moves": moves})
+    assert response.status_code == 400, response.text
+    assert response.json()["error"]["code"] == "illegal_action"
+    assert momojan_done(client) == set()

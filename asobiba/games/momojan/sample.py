@@ -23,7 +23,8 @@ from typing import Any
 from asobiba.core.rng import SEED_BITS
 from asobiba.games.momojan.cards import DECK, Card, sort_cards
 from asobiba.games.momojan.hand import Decomposition, hand_waits, head_ok, set_kind
-from asobiba.games.momojan.rules import (
+from asobiba.games.momojan.scoring import Meld, Score
+from asobiba.games.momojan.state import (
     DRAWN,
     DRAWN3,
     OVER,
@@ -32,7 +33,6 @@ from asobiba.games.momojan.rules import (
     MomojanState,
     RoundResult,
 )
-from asobiba.games.momojan.scoring import Meld, Score
 
 READY_TRIES = 20
 """Attempts at building a ready hand for an opponent in riichi."""

@@ -5,7 +5,7 @@
 // 開, ツモ, リーチ, 3枚引く, 見送る) come only from `legal`. Messages are handled one at a time, with a
 // short pause after each (the speed setting), so the opponent's turn can be followed; a round
 // that ends opens its result (win breakdown or wall settlement) before the next deal is shown.
-import { h, keepInSight } from "../dom.js";
+import { keepInSight } from "../dom.js";
 import { t } from "../i18n.js";
 import { PlayPage } from "../play-page.js";
 import { cpuName, versus } from "../seat-names.js";
@@ -13,6 +13,7 @@ import { bindSpeed } from "../speed.js";
 import { toast } from "../toast.js";
 import { cues } from "./coach.js";
 import { cardSVG, pointsText } from "./cards.js";
+import { promptButtons, tableKey } from "./prompts.js";
 import { endReason, middleLeft, roundView, roundsTable } from "./results.js";
 import { MomojanTable } from "./table.js";
 
@@ -325,172 +326,43 @@ function act(action) {
 
 // --- prompts -------------------------------------------------------------------------------
 
-/** Each prompt's key (the keyboard handler below; `aria-keyshortcuts` on its button). */
-const SHORTCUTS = { tsumo: "T", ron: "R", pon: "P", chi: "C", kai: "K", riichi: "L", draw3: "D", pass: "N" };
-
-/** A game term's button label: the page's word, and on an English page the Japanese term
- * beside it ("Pon ポン"); on a Japanese page the two are the same and shown once. */
-function termLabel(type) {
-  const label = t(`momojan.act.${type}`);
-  const term = t(`momojan.act.${type}.term`);
-  return term === label ? label : [label, " ", h("span", { class: "mj-prompt-term", lang: "ja" }, term)];
-}
-
-function promptButton(label, { cls = "", onclick, cards = [], gloss = null, action = null }) {
-  return h(
-    "button",
-    {
-      type: "button",
-      class: `btn mj-prompt ${cls}`.trim(),
-      "data-action": action,
-      "aria-keyshortcuts": SHORTCUTS[action] ?? null,
-      onclick,
-    },
-    h("span", { class: "mj-prompt-label" }, label),
-    gloss ? h("span", { class: "mj-prompt-gloss" }, gloss) : null,
-    cards.length
-      ? h(
-          "span",
-          { class: "mj-prompt-cards", "aria-hidden": "true" },
-          cards.map((c) => cardSVG(c, { cls: "mj-card--tiny", label: false })),
-        )
-      : null,
-  );
-}
-
 function renderPrompts() {
   if (!ready()) {
     prompts.replaceChildren();
     return;
   }
-  const buttons = [];
-  const gloss = (key) => {
-    const text = t(`momojan.kind.${key}.gloss`);
-    return text && text !== `momojan.kind.${key}.gloss` ? text : null;
-  };
-  for (const action of legal) {
-    if (action.type === "ron") {
-      buttons.push(
-        promptButton(termLabel("ron"), {
-          cls: "btn--primary mj-prompt--win",
-          gloss: gloss("ron"),
-          action: "ron",
-          cards: obs.offer ? [obs.offer] : [],
-          onclick: () => act({ type: "ron" }),
-        }),
-      );
-    } else if (action.type === "tsumo") {
-      buttons.push(
-        promptButton(termLabel("tsumo"), {
-          cls: "btn--primary mj-prompt--win",
-          gloss: gloss("tsumo"),
-          action: "tsumo",
-          onclick: () => act({ type: "tsumo" }),
-        }),
-      );
-    }
-  }
-  for (const action of legal) {
-    if (action.type === "pon" || action.type === "chi") {
-      buttons.push(
-        promptButton(termLabel(action.type), {
-          cls: "btn--accent",
-          gloss: gloss(action.type),
-          action: action.type,
-          cards: [...action.cards, obs.offer],
-          onclick: () => act({ type: action.type, cards: action.cards }),
-        }),
-      );
-    } else if (action.type === "kai") {
-      buttons.push(
-        promptButton(termLabel("kai"), {
-          cls: "btn--accent",
-          gloss: gloss("kai"),
-          action: "kai",
-          cards: action.cards,
-          onclick: () => act({ type: "kai", cards: action.cards }),
-        }),
-      );
-    }
-  }
-  if (legal.some((a) => a.type === "draw3")) {
-    buttons.push(
-      promptButton(t("momojan.act.draw3"), {
-        action: "draw3",
-        onclick: () => act({ type: "draw3" }),
-      }),
-    );
-  }
-  if (legal.some((a) => a.type === "discard" && a.riichi)) {
-    buttons.push(
-      promptButton(riichiMode ? t("momojan.act.riichi_cancel") : termLabel("riichi"), {
-        cls: riichiMode ? "btn--ghost" : "",
-        gloss: riichiMode ? null : gloss("riichi"),
-        action: "riichi",
-        onclick: () => {
-          riichiMode = !riichiMode;
-          afterUpdate();
-        },
-      }),
-    );
-  }
-  if (legal.some((a) => a.type === "pass")) {
-    buttons.push(
-      promptButton(t("momojan.act.pass"), {
-        action: "pass",
-        onclick: () => act({ type: "pass" }),
-      }),
-    );
-  }
-  prompts.replaceChildren(...buttons);
+  prompts.replaceChildren(
+    ...promptButtons(legal, {
+      offer: obs.offer,
+      riichiMode,
+      act,
+      onRiichi: () => {
+        riichiMode = !riichiMode;
+        afterUpdate();
+      },
+    }),
+  );
 }
 
-// Keyboard (listed in the page's hint, momojan.hint): 1-8 discard the hand's n-th card (the
-// drawn cards last); D draws, one card from the tallest pile at the start of a turn or three
-// after 開/ポン/チー; N lets a discard pass; T ツモ, R ロン; P ポン, C チー, K 開 and L リーチ press their prompt
-// button (with several, the key moves the focus from one to the next and Enter takes it);
-// Esc leaves riichi mode.
-const PROMPT_KEYS = Object.fromEntries(
-  Object.entries(SHORTCUTS)
-    .filter(([action]) => action !== "draw3")
-    .map(([action, key]) => [key.toLowerCase(), action]),
-);
-
-function pressPrompt(kind) {
-  const buttons = [...prompts.querySelectorAll(`[data-action="${kind}"]`)];
-  if (buttons.length === 1) buttons[0].click();
-  else if (buttons.length) buttons[(buttons.indexOf(document.activeElement) + 1) % buttons.length].focus();
-  return buttons.length > 0;
-}
-
+// The keys (momojan/prompts.js, `tableKey`; listed in the page's hint, momojan.hint_keys).
 document.addEventListener("keydown", (event) => {
   if (!page.playing || event.altKey || event.ctrlKey || event.metaKey) return;
   if (event.target.closest?.("input, select, textarea") || dialog.open || roundDialog.open) return;
   if (!mine()) return;
-  const key = event.key.toLowerCase();
-  const digit = Number(event.key);
-  if (Number.isInteger(digit) && digit >= 1 && digit <= 9) {
-    const button = document.querySelectorAll(".mj-hand--mine .mj-hand-card")[digit - 1];
-    if (button?.classList.contains("is-legal")) {
-      event.preventDefault();
-      button.click();
-    }
-  } else if (key === "d") {
-    const draws = legal.filter((a) => a.type === "draw");
-    if (legal.some((a) => a.type === "draw3")) {
-      event.preventDefault();
-      act({ type: "draw3" });
-    } else if (draws.length) {
-      const pile = draws.reduce((best, a) => (obs.piles[a.pile] > obs.piles[best.pile] ? a : best));
-      event.preventDefault();
-      tapPile(pile.pile);
-    }
-  } else if (PROMPT_KEYS[key] && !event.shiftKey) {
-    if (pressPrompt(PROMPT_KEYS[key])) event.preventDefault();
-  } else if (key === "escape" && riichiMode) {
-    riichiMode = false;
-    afterUpdate();
-  }
+  const taken = tableKey(event, {
+    legal,
+    piles: obs.piles,
+    hand: document,
+    prompts,
+    draw: tapPile,
+    act,
+    riichiMode,
+    leaveRiichi: () => {
+      riichiMode = false;
+      afterUpdate();
+    },
+  });
+  if (taken) event.preventDefault();
 });
 
 // --- round and game results ----------------------------------------------------------------
