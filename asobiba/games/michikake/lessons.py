@@ -448,9 +448,7 @@ def _first(happened: list[dict[str, Any]], kind: str) -> dict[str, Any] | None:
     return next((event for event in happened if event["type"] == kind), None)
 
 
-def _refusal(
-    data: LessonData, legal: list[Action], action: Action, happened: list[dict[str, Any]]
-) -> Texts | None:
+def _refusal(data: LessonData, legal: list[Action], action: Action) -> Texts | None:
     """Why the move is refused before the goal is looked at (None: it is not)."""
     key = next(iter(action))
     if key == "pass" and {"win": True} in legal and data.goal != "steal":
@@ -613,7 +611,7 @@ def check(game: Game, lesson_id: str, actions: list[Any]) -> LessonVerdict:
         stole = stole or action == {"steal": True}
         view = game.observe(state, LEARNER)
         told = story(happened, LEARNER)
-        refused = _refusal(data, legal, action, happened)
+        refused = _refusal(data, legal, action)
         decided = (
             ("wrong", refused)
             if refused is not None

@@ -40,11 +40,9 @@ function showResult(box, view) {
   }
   const deal = dealView(result, { name: NAMES, players: view.players });
   box.dataset.kind = deal.kind;
-  box.replaceChildren(
-    h("h3", { class: "mk-lesson-result-title" }, deal.title),
-    deal.body,
-    view.outcome ? h("div", { class: "table-wrap" }, rankingTable(view.outcome, { name: NAMES })) : null,
-  );
+  const parts = [h("h3", { class: "mk-lesson-result-title" }, deal.title), deal.body];
+  if (view.outcome) parts.push(h("div", { class: "table-wrap" }, rankingTable(view.outcome, { name: NAMES })));
+  box.replaceChildren(...parts);
 }
 
 export function mountLesson(stage, { onMove }) {
