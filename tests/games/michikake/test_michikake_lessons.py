@@ -241,8 +241,10 @@ def test_a_steal_costs_ten_and_skips_the_players_in_between() -> None:
     view = verdict.view
     assert view["points"][0] == 990 and view["steals"][0] == 1
     assert view["shown"][0] == ["C5", "C5", "C5"]
-    # After your discard, CPU 2 (the discarder) drew next: CPU 3 and CPU 4 had one turn fewer.
-    assert [len(row) for row in view["discards"]] == [1, 2, 1, 1]
+    # After your discard CPU 2, the discarder, played next: CPU 3 and CPU 4 lost the turns they
+    # would have had before yours, and everyone has discarded twice.
+    assert verdict.feedback["en"].startswith("CPU 2 discarded")
+    assert [len(row) for row in view["discards"]] == [2, 2, 2, 2]
 
 
 def test_several_claims_go_to_the_nearest_win() -> None:
