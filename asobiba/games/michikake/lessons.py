@@ -37,7 +37,7 @@ from importlib import resources
 from typing import Any
 
 from asobiba.core.errors import IllegalAction
-from asobiba.core.game import Covered, Demo, DemoFrame, Lesson, LessonVerdict
+from asobiba.core.game import Covered, Demo, DemoFrame, Lesson, LessonVerdict, automatic
 from asobiba.core.game import Game as CoreGame
 from asobiba.games.michikake.cards import SUITS, Card, deck, is_card, sort_cards
 from asobiba.games.michikake.data import BONUS_CARDS, CLAIM_SECONDS, CREST_SHIFT, HAND_SIZE
@@ -349,7 +349,7 @@ def learner_acts(game: Game, state: MichikakeState) -> bool:
     pass (a pass that is their only answer is given for them, as at a table)."""
     if state.phase not in (DISCARD, CLAIM) or LEARNER not in game.to_move(state):
         return False
-    return game.automatic(state, LEARNER) is None  # type: ignore[attr-defined]
+    return automatic(game, state, LEARNER) is None
 
 
 def _lesson_discards(state: MichikakeState, table: Table) -> int | None:
@@ -399,7 +399,7 @@ def run(
         waiting = False
         for seat in sorted(game.to_move(state)):
             if seat == learner:
-                given = game.automatic(state, seat)  # type: ignore[attr-defined]
+                given = automatic(game, state, seat)
                 if given is None:
                     waiting = True
                 else:

@@ -5,6 +5,7 @@ nothing a lesson shows is hidden."""
 
 from __future__ import annotations
 
+import doctest
 import itertools
 import re
 from collections import Counter
@@ -16,6 +17,7 @@ from asobiba.core.errors import IllegalAction
 from asobiba.core.game import teaches
 from asobiba.games import get_game
 from asobiba.games.michikake import win_breakdown
+from asobiba.games.michikake import words as words_module
 from asobiba.games.michikake.cards import deck
 from asobiba.games.michikake.data import CLAIM_SECONDS
 from asobiba.games.michikake.lessons import (
@@ -224,6 +226,11 @@ def test_a_lesson_replays_the_same_from_its_moves() -> None:
     assert GAME.check_lesson(data.id, list(data.answer)) == GAME.check_lesson(
         data.id, list(data.answer)
     )
+
+
+def test_the_words_module_examples_hold() -> None:
+    failed, tried = doctest.testmod(words_module)
+    assert tried and not failed
 
 
 def test_a_win_is_broken_down_in_words_by_the_engine() -> None:
