@@ -134,6 +134,17 @@ def test_a_mokochaka_move_that_is_not_legal_gets_a_clear_400(
     assert mokochaka_done(client) == set()
 
 
+def test_the_records_say_how_much_of_the_course_is_done(client: TestClient) -> None:
+    total = len(client.get("/api/learn/mancala").json()["lessons"])
+    before = client.get("/api/records/mancala").json()["learning"]
+    assert before == {"lessons": {"done": 0, "total": total}}, "Mancala has no trainer"
+    answer(client, "capture", *LESSON_BY_ID["capture"].answer)
+    answer(client, "capture", *LESSON_BY_ID["capture"].answer)
+    answer(client, "chain", LESSON_BY_ID["chain"].wrong)
+    after = client.get("/api/records/mancala").json()["learning"]
+    assert after == {"lessons": {"done": 1, "total": total}}
+
+
 def michikake_done(client: TestClient) -> set[str]:
     listed = client.get("/api/learn/michikake").json()["lessons"]
     return {lesson["id"] for lesson in listed if lesson["done"]}

@@ -136,6 +136,11 @@ def test_a_session_is_timed_and_judged_by_the_server_and_kept_for_the_guest(
     assert set(best) == {"all", *KINDS}
     with TestClient(trainer.app) as other:
         assert other.get("/api/learn/mokochaka/trainer").json()["best"] == {}
+        assert other.get("/api/records/mokochaka").json()["learning"]["trainer"]["best"] == {}
+    learning = trainer.get("/api/records/mokochaka").json()["learning"]
+    assert learning["trainer"]["best"] == best, "the records page shows the same best figures"
+    assert set(learning["trainer"]["kinds"]) == set(KINDS)
+    assert learning["lessons"]["done"] == 0 < learning["lessons"]["total"]
 
 
 def test_the_time_counted_is_the_servers_from_card_to_answer(trainer: TestClient) -> None:
@@ -293,6 +298,8 @@ def test_the_play_page_offers_the_course_until_the_guest_has_played(trainer: Tes
     stored_game(store, "r1", seats, seed=3, game_name="mancala", options={})
     assert store.has_results(person, "mancala")
     assert 'id="learn-offer"' not in guest.get("/games/mancala").text
+    assert '"played": true' in guest.get("/games/mancala").text, "the coach starts off"
+    assert '"played": false' in guest.get("/games/mokochaka").text
     assert 'id="learn-offer"' in guest.get("/games/mokochaka").text, "another game: still new"
 
 

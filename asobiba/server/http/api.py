@@ -17,6 +17,7 @@ from asobiba.core.rng import SEED_BITS, new_seed
 from asobiba.games import game_names, get_game
 from asobiba.server.analysis.reviews import Job, ReviewBusy
 from asobiba.server.http.identity import ensure_player_id, player_id
+from asobiba.server.http.learn import progress
 from asobiba.server.http.sharing import lets_see, share_link
 from asobiba.server.http.throttle import throttle
 from asobiba.server.logs import name_game
@@ -292,23 +293,27 @@ async def records(game_name: str, request: Request) -> dict[str, Any]:
     """The guest's rows (people at the table × rule set × players × strength × seat: games with
     other people apart from games against bots) and stored games (with how many people played,
     whether a stand-in played, and each seat's name); ``fields`` are the game's own figures
-    each row's ``stats`` holds (``Game.record_fields``)."""
+    each row's ``stats`` holds (``Game.record_fields``); ``learning``, the guest's course and
+    trainer progress in the game (``learn.progress``)."""
     game = offered_game(game_name)
     fields = game.record_fields()
     described = [dataclasses.asdict(spec) for spec in fields]
     person = player_id(request)
     if person is None:
-        return {"fields": described, "rows": [], "games": [], "accuracy": []}
+        learning = await asyncio.to_thread(progress, request.app.state.hub.store, None, game_name)
+        return {"fields": described, "rows": [], "games": [], "accuracy": [], "learning": learning}
     store = request.app.state.hub.store
     results = await asyncio.to_thread(store.results, person, game_name)
     rows = summarize(results, game.levels, fields)
     seats = await asyncio.to_thread(store.room_seats, [r.room_id for r in newest(results)])
     reviewed = await asyncio.to_thread(store.reviewed, person, game_name)
+    learning = await asyncio.to_thread(progress, store, person, game_name)
     return {
         "fields": described,
         "rows": rows,
         "games": game_list(results, seats=seats),
         "accuracy": accuracy_by_rules(reviewed),
+        "learning": learning,
     }
 
 

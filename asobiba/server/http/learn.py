@@ -17,6 +17,7 @@ from asobiba.core.errors import GameError
 from asobiba.core.game import Game, drills, teaches
 from asobiba.games import game_names, get_game
 from asobiba.server.http.identity import ensure_player_id, player_id
+from asobiba.server.store.store import Store
 
 router = APIRouter(prefix="/api/learn")
 
@@ -51,6 +52,25 @@ def trainer_game(name: str) -> Game[Any] | None:
         return None
     game = get_game(name)
     return game if drills(game) else None
+
+
+def progress(store: Store, person: str | None, name: str) -> dict[str, Any]:
+    """A guest's learning in a game, for the records page: lessons done of the course's
+    (``lessons``) and the trainer's best figures with what names them (``trainer``); each only
+    when the game has it. Blocking reads: call it in a thread."""
+    game = get_game(name)
+    learning: dict[str, Any] = {}
+    if teaches(game):
+        listed = {lesson.id for lesson in game.lessons()}  # type: ignore[attr-defined]
+        done = store.lessons_done(person, name) if person else {}
+        learning["lessons"] = {"done": len(listed & done.keys()), "total": len(listed)}
+    if drills(game):
+        learning["trainer"] = {
+            "kinds": game.drill_kinds(),  # type: ignore[attr-defined]
+            "levels": [{"id": level, "name": text} for level, text in game.level_names().items()],
+            "best": store.drill_bests(person, name) if person else {},
+        }
+    return learning
 
 
 def _game(name: str) -> Game[Any]:

@@ -223,6 +223,7 @@ def _table(request: Request, game: str) -> dict[str, Any]:
         "levels": _levels_json(game),
         "seats": _seats_json(game),
         "hints": analyses(get_game(game)),
+        "played": _played(request, game),
     }
 
 
@@ -238,22 +239,20 @@ def play(request: Request, game: str) -> Response:
         request,
         f"play_{game}.html",
         "play",
-        **_table(request, game),
-        newcomer=_newcomer(request, game),
+        **(table := _table(request, game)),
+        newcomer=teaching_game(game) is not None and not table["played"],
     )
 
 
-def _newcomer(request: Request, game: str) -> bool:
-    """Whether to offer the visitor the game's course: it has one and they have not finished a
-    game of it yet."""
-    if teaching_game(game) is None:
-        return False
+def _played(request: Request, game: str) -> bool:
+    """Whether the visitor has finished a game of ``game``: until then the page offers its
+    course (when it has one) and its coach starts switched on (coach.js)."""
     # A page served without the guest cookie's middleware (a bare router) knows nobody.
     person = player_id(request) if "session" in request.scope else None
     if person is None:
-        return True
+        return False
     store: Store = request.app.state.hub.store
-    return not store.has_results(person, game)
+    return store.has_results(person, game)
 
 
 def _rules_markdown() -> MarkdownIt:

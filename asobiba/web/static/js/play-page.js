@@ -15,6 +15,7 @@
 // asobiba/web/README.md, "Adding a game's pages".
 import { ApiError, postJSON } from "./api.js";
 import { ChatPanel } from "./chat.js";
+import { Coach } from "./coach.js";
 import { confirmDialog } from "./dialog.js";
 import { pageData, t } from "./i18n.js";
 import { PlayersStrip } from "./players-strip.js";
@@ -45,6 +46,7 @@ export class PlayPage {
    *   idle?: () => void,
    *   reveal?: () => void,
    *   serial?: boolean,
+   *   coach?: {id: string, when: (view: object, legal: object[]) => boolean}[],
    * }} hooks
    *   `preview` draws the table for the form's settings; `enter` resets the game's own state for
    *   a new room, `leave` when one is left; `message` handles each socket message (`sync`,
@@ -53,7 +55,8 @@ export class PlayPage {
    *   the settings); `unfinished` tells whether leaving asks first; `reveal` brings the
    *   viewer's own hand into sight (below the site's header, above the game's sticky dock) once
    *   a table's game is first drawn on the page (it starts, or the page opens on it): on a phone
-   *   the waiting room or the page's top left the hand under the dock.
+   *   the waiting room or the page's top left the hand under the dock. `coach` lists the
+   *   game's cues for a newcomer's first games (coach.js), each checked once its message is drawn.
    */
   constructor(hooks) {
     this.hooks = hooks;
@@ -78,6 +81,7 @@ export class PlayPage {
     this.waitingRoom = new WaitingRoom(this);
     this.strip = new PlayersStrip(this);
     this.chat = new ChatPanel(this);
+    this.coach = hooks.coach ? new Coach(this, hooks.coach) : null;
     this.bind();
   }
 
@@ -227,6 +231,7 @@ export class PlayPage {
     this.chat.show(false);
     this.chat.clear();
     delete this.play.dataset.people;
+    this.coach?.hide();
     this.hooks.leave?.();
   }
 
@@ -289,6 +294,7 @@ export class PlayPage {
     }
     if (!this.hooks.serial) {
       this.hooks.message(msg);
+      this.coach?.see(msg);
       this.revealHand();
       return;
     }
@@ -300,7 +306,11 @@ export class PlayPage {
     if (this.pumping) return;
     this.pumping = true;
     try {
-      while (this.queue.length) await this.hooks.message(this.queue.shift());
+      while (this.queue.length) {
+        const msg = this.queue.shift();
+        await this.hooks.message(msg);
+        this.coach?.see(msg);
+      }
     } finally {
       this.pumping = false;
       this.hooks.idle?.();

@@ -5,12 +5,15 @@
 // stored games with links to replays, the other players' names and a stand-in mark.
 // /records shows every game's, /records/{game} one game's (page data: `games`, `game`). The head
 // links to the person's profile (their ratings) and the leaderboards.
+// Above them, the person's learning in the game (`learning` of the API): the course's lessons
+// done and the trainer's best figures (trainer-best.js).
 // Names are data: they only ever become text nodes (h() children), never markup.
 import { getJSON } from "./api.js";
 import { h } from "./dom.js";
 import { LANG, pageData, t, tn } from "./i18n.js";
 import { levelName, ruleName } from "./rules-name.js";
 import { seatLabel } from "./seat-names.js";
+import { fillBestTable } from "./trainer-best.js";
 
 const data = pageData();
 const box = document.getElementById("records");
@@ -357,6 +360,41 @@ function unfinishedTable(rooms, info) {
   );
 }
 
+/** The course's progress and the trainer's best figures, when the game has them. */
+function learningPart(info, learning) {
+  const content = [];
+  const lessons = learning.lessons;
+  if (lessons) {
+    const key = lessons.done === 0 ? "learn.offer.go" : lessons.done < lessons.total ? "records.course_continue" : "records.course_again";
+    content.push(
+      h(
+        "p",
+        { class: "records-course", "data-done": lessons.done, "data-total": lessons.total },
+        t("records.lessons_done", { done: lessons.done, total: lessons.total }),
+        " ",
+        h("a", { class: "btn btn--small", href: `/learn/${info.game}` }, t(key)),
+      ),
+    );
+  }
+  const trainer = learning.trainer;
+  if (trainer) {
+    const best = trainer.best ?? {};
+    const table = h("table", { class: "table table--stack records-trainer", id: `trainer-best-${info.game}` });
+    if (Object.keys(best).length) fillBestTable(table, best, trainer.kinds ?? {}, trainer.levels ?? []);
+    content.push(
+      h(
+        "p",
+        { class: "records-trainer-line" },
+        Object.keys(best).length ? t("trainer.best") : t("records.trainer_none"),
+        " ",
+        h("a", { class: "btn btn--small", href: `/learn/${info.game}/trainer` }, t("trainer.cta")),
+      ),
+    );
+    if (Object.keys(best).length) content.push(h("div", { class: "table-wrap" }, table));
+  }
+  return content;
+}
+
 /** One game's records: its unfinished games, its rule sets and its stored games. */
 function gameRecords(info, records, rooms, depth) {
   const heading = (key, text) => h(`h${depth}`, { id: `${key}-${info.game}` }, text);
@@ -366,6 +404,8 @@ function gameRecords(info, records, rooms, depth) {
   const games = records.games ?? [];
   const parts = [];
   if (rooms.length) parts.push(part("unfinished", t("records.unfinished"), unfinishedTable(rooms, info)));
+  const learning = learningPart(info, records.learning ?? {});
+  if (learning.length) parts.push(part("learning", t("records.learning"), learning));
   if (!rows.length && !games.length) {
     parts.push(
       h(

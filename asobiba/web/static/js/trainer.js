@@ -10,6 +10,7 @@ import { pageData, pick, t } from "./i18n.js";
 import { socketURL } from "./room-socket.js";
 import { initialSpeed } from "./speed.js";
 import { toast } from "./toast.js";
+import { fillBestTable, levelName as nameOf, percent, seconds } from "./trainer-best.js";
 
 const data = pageData();
 const box = document.getElementById("trainer");
@@ -31,16 +32,8 @@ let levels = [];
 let cards = 0;
 let current = 0;
 
-function percent(share) {
-  return share === null || share === undefined ? "—" : `${Math.round(share * 100)}%`;
-}
-
-function seconds(value) {
-  return value === null || value === undefined ? "—" : t("trainer.seconds", { s: value.toFixed(2) });
-}
-
 function levelName(id) {
-  return pick(levels.find((level) => level.id === id)?.name) || id;
+  return nameOf(levels, id);
 }
 
 function send(message) {
@@ -164,28 +157,7 @@ function showResults(summary) {
 function showBest(best) {
   const entries = Object.entries(best ?? {});
   bestBox.hidden = !entries.length;
-  if (!entries.length) return;
-  const heads = [t("trainer.kind"), t("trainer.sessions"), t("trainer.best_accuracy"), t("trainer.best_mean"), t("trainer.level")];
-  const order = ["all", ...Object.keys(kinds)];
-  entries.sort(([a], [b]) => order.indexOf(a) - order.indexOf(b));
-  bestTable.replaceChildren(
-    h("thead", {}, h("tr", {}, ...heads.map((head) => h("th", { scope: "col" }, head)))),
-    h(
-      "tbody",
-      {},
-      ...entries.map(([kind, figures]) =>
-        h(
-          "tr",
-          { "data-kind": kind },
-          h("th", { scope: "row", "data-label": heads[0] }, kind === "all" ? t("trainer.all") : pick(kinds[kind]) || kind),
-          h("td", { "data-label": heads[1] }, String(figures.sessions)),
-          h("td", { "data-label": heads[2] }, percent(figures.accuracy)),
-          h("td", { "data-label": heads[3] }, seconds(figures.seconds)),
-          h("td", { "data-label": heads[4] }, figures.level ? levelName(figures.level) : "—"),
-        ),
-      ),
-    ),
-  );
+  if (entries.length) fillBestTable(bestTable, best, kinds, levels);
 }
 
 function connect() {

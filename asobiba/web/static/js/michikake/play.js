@@ -13,6 +13,7 @@ import { PlayPage } from "../play-page.js";
 import { levelName } from "../rules-name.js";
 import { bindSpeed } from "../speed.js";
 import { toast } from "../toast.js";
+import { cues } from "./coach.js";
 import { cardName, cardSVG } from "./cards.js";
 import { dealView, dealsList, rankingTable } from "./results.js";
 import { MichikakeTable, eventLine, seatNamer } from "./table.js";
@@ -32,6 +33,7 @@ let frame = 0;
 
 const page = new PlayPage({
   preview,
+  coach: cues,
   enter,
   leave: () => {
     stopCountdown();

@@ -14,6 +14,7 @@ import { PlayPage } from "../play-page.js";
 import { levelName } from "../rules-name.js";
 import { bindSpeed } from "../speed.js";
 import { toast } from "../toast.js";
+import { cues } from "./coach.js";
 import { MokochakaBoard, eventText, reasonText } from "./board.js";
 import { CallPad } from "./pad.js";
 
@@ -33,6 +34,7 @@ let lastJudgement = null;
 
 const page = new PlayPage({
   preview,
+  coach: cues,
   enter,
   leave: stopRing,
   message: receive,

@@ -11,6 +11,7 @@ import { PlayPage } from "../play-page.js";
 import { cpuName, versus } from "../seat-names.js";
 import { bindSpeed } from "../speed.js";
 import { toast } from "../toast.js";
+import { cues } from "./coach.js";
 import { cardSVG, pointsText } from "./cards.js";
 import { endReason, middleLeft, roundView, roundsTable } from "./results.js";
 import { MomojanTable } from "./table.js";
@@ -38,6 +39,7 @@ const turnNote = document.getElementById("turn-note");
 
 const page = new PlayPage({
   preview,
+  coach: cues,
   enter,
   leave: () => {
     if (roundDialog.open) roundDialog.close();
