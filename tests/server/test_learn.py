@@ -169,6 +169,30 @@ def test_the_momojan_course_is_replayed_on_the_server_and_remembered(client: Tes
     assert momojan_done(client) == {"tsumo"}
 
 
+def michikake_done(client: TestClient) -> set[str]:
+    listed = client.get("/api/learn/michikake").json()["lessons"]
+    return {lesson["id"] for lesson in listed if lesson["done"]}
+
+
+def test_the_michikake_course_is_judged_on_the_server_and_remembered(client: TestClient) -> None:
+    from asobiba.games.michikake.lessons import LESSON_BY_ID as MICHIKAKE
+
+    body = client.get("/api/learn/michikake").json()
+    first = body["lessons"][0]
+    assert first["covers"][0]["id"] == "about" and first["view"]["hand"]
+    assert "hands" not in first["view"] and "bonuses" not in first["view"]
+    demo = next(lesson["demo"] for lesson in body["lessons"] if lesson["demo"])
+    assert demo["frames"][0]["view"]["game"] == "michikake" and demo["title"]["en"]
+    data = MICHIKAKE["runs"]
+    wrong = client.post("/api/learn/michikake/runs", json={"moves": list(data.wrong)})
+    assert wrong.json()["status"] == "wrong" and michikake_done(client) == set()
+    half = client.post("/api/learn/michikake/runs", json={"moves": list(data.answer[:1])})
+    assert half.json()["status"] == "continue" and half.json()["legal"] == [{"win": True}]
+    right = client.post("/api/learn/michikake/runs", json={"moves": list(data.answer)})
+    assert right.json()["status"] == "right"
+    assert michikake_done(client) == {"runs"}
+
+
 @pytest.mark.parametrize(
     "moves",
     [
@@ -185,3 +209,21 @@ def test_a_momojan_move_that_is_not_legal_gets_a_clear_400(
     assert response.status_code == 400, response.text
     assert response.json()["error"]["code"] == "illegal_action"
     assert momojan_done(client) == set()
+
+
+@pytest.mark.parametrize(
+    "moves",
+    [
+        [{"discard": "C9"}],  # a card the learner does not hold
+        [{"win": True}],  # six cards that are not two sets
+        [{"discard": "R9"}, {"discard": "W8"}],  # the lesson was decided by the first
+        [{"discard": "R9", "at": 0.1}],  # nothing but the move itself
+    ],
+)
+def test_a_michikake_move_that_is_not_legal_gets_a_clear_400(
+    client: TestClient, moves: list[Any]
+) -> None:
+    response = client.post("/api/learn/michikake/first-turn", json={"moves": moves})
+    assert response.status_code == 400, response.text
+    assert response.json()["error"]["code"] == "illegal_action"
+    assert michikake_done(client) == set()

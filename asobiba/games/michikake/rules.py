@@ -27,6 +27,8 @@ from asobiba.core.bots import Bot, Pace
 from asobiba.core.errors import IllegalAction, InvalidOptions
 from asobiba.core.game import (
     DesignedValue,
+    Lesson,
+    LessonVerdict,
     RecordField,
     RecordValue,
     designed_pace,
@@ -36,6 +38,7 @@ from asobiba.core.game import (
 from asobiba.core.options import OptionSpec, resolve_options
 from asobiba.core.ratings import Ladder
 from asobiba.core.rng import is_seed
+from asobiba.games.michikake import lessons
 from asobiba.games.michikake.cards import is_card, is_two_sets, sort_cards
 from asobiba.games.michikake.data import (
     BONUS_CARDS,
@@ -141,6 +144,14 @@ class Michikake:
         """Every rule family rated, with its bot levels' arena ladder (data.toml
         ``[[ladders]]``)."""
         return LADDERS
+
+    def lessons(self) -> list[Lesson]:
+        """The course of /learn/michikake (lessons.toml)."""
+        return list(lessons.lessons(self))
+
+    def check_lesson(self, lesson_id: str, actions: list[Any]) -> LessonVerdict:
+        """Judge a learner's moves in a lesson with the engine (see lessons.py)."""
+        return lessons.check(self, lesson_id, actions)
 
     def make_bot(self, level: str, seed: int) -> Bot:
         from asobiba.games.michikake.bots import make_bot

@@ -85,7 +85,8 @@ def test_japanese_page_says_turns_go_clockwise_like_the_engine() -> None:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_pages_say_a_hand_completed_by_the_draw_wins_there_and_then(lang: str) -> None:
-    turn = _page(lang).split("\n## ")[3]
+    heading = "A turn" if lang == "en" else "番の流れ"
+    turn = _page(lang).split(f"\n## {heading}\n")[1].split("\n## ")[0]
     assert ("Win is the only button" in turn) if lang == "en" else ("「上がる」ボタンだけ" in turn)
     assert "may declare" not in turn and "宣言できます" not in turn
 
@@ -105,3 +106,13 @@ def test_decision_table_names_every_designed_value_of_data_toml(lang: str) -> No
     for value in VALUES.values():
         if value.source == "designed":
             assert getattr(value, f"name_{lang}") in names, (lang, value.key)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_pages_link_the_course_and_say_how_time_works_in_a_lesson(lang: str) -> None:
+    page = _page(lang)
+    assert "](/learn/michikake)" in page
+    heading = "### Time in a lesson" if lang == "en" else "### レッスンの時間"
+    section = page.split(heading)[1].split("\n## ")[0]
+    for said in ("1 second", "5-second", "2 seconds") if lang == "en" else ("1秒", "5秒", "2秒"):
+        assert said in section, said
