@@ -164,3 +164,25 @@ def test_momojans_records_fit_a_desktop_without_clipping_a_column(
         )
         assert box["scroll"] <= box["width"], (table, box)
         assert box["last"] <= box["wrap"] + 0.5, (table, box)
+
+
+def test_the_records_show_the_course_done_so_far(new_page: Any) -> None:
+    """A lesson done on the course counts on the game's records page, with a way back to it."""
+    from asobiba.games.mancala.lessons import LESSON_BY_ID
+
+    page = new_page(lang="en")
+    page.goto("/records/mancala")
+    course = page.locator(".records-course")
+    course.wait_for()
+    total = int(course.get_attribute("data-total") or 0)
+    assert course.get_attribute("data-done") == "0" and total > 1
+    moves = [{"pit": pit - 1} for pit in LESSON_BY_ID["capture"].answer]
+    verdict = page.request.post("/api/learn/mancala/capture", data={"moves": moves}).json()
+    assert verdict["status"] == "right"
+    page.reload()
+    course.wait_for()
+    assert course.get_attribute("data-done") == "1"
+    assert course.inner_text().startswith(
+        strings("en")["records.lessons_done"].format(done=1, total=total)
+    )
+    assert course.locator("a").get_attribute("href") == "/learn/mancala"
