@@ -37,8 +37,8 @@ ROLLOUTS_PER_SECOND = 800.0
 shared among the choices. Measured on the 2-core development machine (bench/card_review.py), so
 a hint's 1 s budget takes well under a second; the count, not a clock, sets the work, so the
 values never depend on how busy the machine is."""
-FEWEST_WORLDS = 8
-"""Worlds dealt however small the budget."""
+FEWEST_WORLDS = 1
+"""Worlds dealt however small the budget (a review's and a hint's budget deal dozens)."""
 MOST_WORLDS = 400
 """Worlds dealt however large the budget."""
 

@@ -5,6 +5,7 @@
 // 開, ツモ, リーチ, 3枚引く, 見送る) come only from `legal`. Messages are handled one at a time, with a
 // short pause after each (the speed setting), so the opponent's turn can be followed; a round
 // that ends opens its result (win breakdown or wall settlement) before the next deal is shown.
+import { Assist } from "../assist.js";
 import { h, keepInSight } from "../dom.js";
 import { t } from "../i18n.js";
 import { PlayPage } from "../play-page.js";
@@ -53,6 +54,7 @@ const page = new PlayPage({
   serial: true,
 });
 const { dialog } = page;
+const assist = new Assist({ page, expect: "momojan.assist.expect" });
 const setTurn = (kind, text) => page.setTurn(kind, text);
 
 /** A dealt-looking table while the player chooses: both players at 40, hands face down. */
@@ -104,6 +106,7 @@ function enter(created) {
   seenResults = 0;
   riichiMode = false;
   early = null;
+  assist.reset();
   table.setQueued(null);
   note(null);
   table.setSeat(created.seat ?? 0);
@@ -132,6 +135,7 @@ function showNames() {
 }
 
 async function handle(msg) {
+  if (assist.take(msg)) return;
   if (msg.type === "sync") {
     table.setSeat(page.seat ?? 0);
     showChip();
@@ -148,6 +152,7 @@ async function handle(msg) {
     obs = msg.obs;
     legal = msg.legal ?? [];
     sending = false;
+    assist.clear();
     riichiMode = false;
     table.riichiMode = false;
     const fromOpponent = obs.last && obs.last.seat !== mySeat();
@@ -286,8 +291,11 @@ function afterUpdate() {
   table.setRiichiMode(riichiMode);
   table.setLegal(ready() ? legal : []);
   renderPrompts();
+  assist.update({ canAsk: ready(), over: kind === "over" });
   if (ready()) keepHandInView();
   if (kind === "over") {
+    const review = `/replay/${encodeURIComponent(page.room.room_id)}?review=1`;
+    for (const link of document.querySelectorAll(".review-link")) link.href = review;
     const words = finalWords(obs.outcome);
     document.getElementById("result-bar-score").textContent = words.score;
     document.getElementById("result-bar-detail").textContent = words.detail;
