@@ -46,7 +46,7 @@ from asobiba.games.momojan.rules import CALLED, DRAWN, DRAWN3, OVER, START, Momo
 from asobiba.games.momojan.sample import sample_state
 from asobiba.games.momojan.scoring import Meld, Win, score
 
-ROLLOUTS_PER_SECOND = 550.0
+ROLLOUTS_PER_SECOND = 260.0
 """Played-out rounds a second of the budget buys: the number of worlds is the budget times this,
 shared among the choices. Measured on the 2-core development machine (bench/card_review.py), so
 a hint's 1 s budget takes well under a second; the count, not a clock, sets the work, so the
@@ -404,8 +404,8 @@ def _discard_words(view: Observation, seat: int, card: Card, riichi: bool) -> di
         }
         if riichi:
             keeps = {
-                "ja": f"リーチ：{named['ja']}待ちでテンパイ（見えていないのは{live}枚）。",
-                "en": f"Riichi: ready, waiting on {named['en']} ({live} unseen).",
+                "ja": f"リーチ。{named['ja']}待ちです（見えていないのは{live}枚）。",
+                "en": f"Riichi, waiting on {named['en']} ({live} unseen).",
             }
     else:
         steps = shanten(left, len(melds))
@@ -422,6 +422,12 @@ def _discard_words(view: Observation, seat: int, card: Card, riichi: bool) -> di
             f"{keeps['ja']}",
             "en": f"Safe: your opponent discarded {card_name(card)['en']} themselves, so it "
             f"cannot be won on. {keeps['en']}",
+        }
+    if riichi and waiting:
+        return {
+            "ja": f"{card_name(card)['ja']}を捨てて{keeps['ja']}",
+            "en": f"Throw {card_name(card)['en']} and declare {keeps['en'][0].lower()}"
+            f"{keeps['en'][1:]}",
         }
     return {
         "ja": f"{card_name(card)['ja']}を捨てて、{keeps['ja']}",
