@@ -86,9 +86,7 @@ def test_a_michikake_hint_then_a_finished_session_is_reviewed_and_stepped_throug
     worst = next(m for m in review["moves"] if m["event"] == you["costliest"][0])
     costly.first.click()
     scrub = page.locator("#scrub")
-    page.wait_for_function(
-        "() => document.querySelector('#review-now [data-part=best]') !== null"
-    )
+    page.wait_for_function("() => document.querySelector('#review-now [data-part=best]') !== null")
     before = int(scrub.input_value())
     line = page.locator("#review-now [data-part=best]").inner_text()
     assert "あなたの最善手" in line, line

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from asobiba.core.errors import IllegalAction
 from asobiba.core.game import analysis_of, choices, explanation, view_of
 from asobiba.games import get_game
 from asobiba.games.michikake.sample import sample_state as michikake_sample
@@ -108,15 +109,26 @@ def test_every_draw_is_one_choice_with_one_value() -> None:
 
 
 def test_a_claim_window_is_valued_for_the_seat_that_answers() -> None:
-    """Several seats answer a MICHIKAKE discard at once: each one's analysis is its own."""
+    """Several seats answer a MICHIKAKE discard at once: each one's analysis is its own, and
+    one cannot be asked for without saying whose."""
     game = get_game("michikake")
-    for state, seat in positions("michikake", 400):
-        if state.phase != "claim" or len(game.to_move(state)) < 2:
-            continue
-        analysis = analysis_of(game, state, TINY, seat)
-        assert analysis.seat == seat
-        assert {"pass": True} in [m.action for m in analysis.moves]
-        with pytest.raises(Exception, match="seats may act"):
-            analysis_of(game, state, TINY)
-        return
-    pytest.fail("no claim window with a choice among the positions")
+    for seed in range(200):
+        state = game.new_state({"short_pile": 16}, 4, seed)
+        rng = random.Random(seed)
+        while game.outcome(state) is None:
+            movers = sorted(game.to_move(state))
+            if not movers:
+                break
+            deciding = [s for s in movers if len(game.legal_actions(state, s)) > 1]
+            if state.phase == "claim" and len(movers) > 1 and deciding:
+                seat = deciding[0]
+                analysis = analysis_of(game, state, TINY, seat)
+                assert analysis.seat == seat
+                assert {m.action["pass"] for m in analysis.moves if "pass" in m.action} == {True}
+                assert len(analysis.moves) == len(game.legal_actions(state, seat))
+                with pytest.raises(IllegalAction, match="seats may act"):
+                    analysis_of(game, state, TINY)
+                return
+            seat = rng.choice(movers)
+            state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+    pytest.fail("no claim window with a choice in 200 random sessions")
