@@ -18,16 +18,18 @@ own win or steal, as the rules settle them.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from itertools import combinations
+from typing import Any
 
 from asobiba.core.errors import IllegalAction
-from asobiba.core.game import Action, Analysis, MoveValue, Observation
+from asobiba.core.game import Action, Analysis, Grade, MoveValue, Observation, view_of
 from asobiba.core.rng import seed_of, stream
+from asobiba.games.michikake import rules
 from asobiba.games.michikake.bots import CODE, View, improvers, waits
 from asobiba.games.michikake.bots import _win_points as win_points
 from asobiba.games.michikake.cards import stage_of, suit_of
-from asobiba.games.michikake.data import STEAL_COSTS
-from asobiba.games.michikake.rules import Michikake
+from asobiba.games.michikake.data import REVIEW, STEAL_COSTS
 from asobiba.games.michikake.sample import sample_state
 from asobiba.games.michikake.scoring import payments, win_breakdown
 from asobiba.games.michikake.state import BREAK, CLAIM, DISCARD, MichikakeState
@@ -43,6 +45,30 @@ MOST_WORLDS = 400
 """Worlds dealt however large the budget."""
 
 
+GAME = rules.Michikake()
+"""The rules, for the legal actions of the seat deciding in a dealt world."""
+
+
+class Michikake(rules.Michikake):
+    """MICHIKAKE with hints and reviews (``core.game.analyses``, ``reviews``): the registry's
+    game. The rules module knows nothing of this one, which reads the rules and the bots'
+    rollout helpers."""
+
+    def analyse(self, state: MichikakeState, seconds: float, seat: int | None = None) -> Analysis:
+        return analyse(view_of(self, state, seat), seconds)
+
+    def explain(
+        self, state: MichikakeState, action: Any, seat: int | None = None
+    ) -> dict[str, str]:
+        return explain(view_of(self, state, seat), action)
+
+    def grades(self, options: Mapping[str, Any]) -> tuple[Grade, ...]:
+        return REVIEW.grades
+
+    def review_seconds(self, options: Mapping[str, Any]) -> float:
+        return REVIEW.seconds
+
+
 def worlds_for(seconds: float, choices: int) -> int:
     """How many worlds a budget of ``seconds`` deals for ``choices`` choices."""
     wanted = round(seconds * ROLLOUTS_PER_SECOND / max(choices, 1))
@@ -55,7 +81,7 @@ def analyse(view: Observation, seconds: float) -> Analysis:
     seat = _deciding(view)
     rng = stream(seed_of(view), "analysis/michikake")
     first = sample_state(view, rng)
-    legal = Michikake().legal_actions(first, seat)
+    legal = GAME.legal_actions(first, seat)
     totals = [0.0] * len(legal)
     count = worlds_for(seconds, len(legal))
     for n in range(count):

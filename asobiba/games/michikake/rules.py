@@ -26,15 +26,12 @@ from typing import Any
 from asobiba.core.bots import Bot, Pace
 from asobiba.core.errors import IllegalAction, InvalidOptions
 from asobiba.core.game import (
-    Analysis,
     DesignedValue,
-    Grade,
     RecordField,
     RecordValue,
     designed_pace,
     designed_slowest,
     pace_rows,
-    view_of,
 )
 from asobiba.core.options import OptionSpec, resolve_options
 from asobiba.core.ratings import Ladder
@@ -401,26 +398,6 @@ class Michikake:
             "deals": len(state.results),
             "best": best,
         }
-
-    # --- hints and reviews (analysis.py: from one seat's view only) ----------------------------
-
-    def analyse(self, state: MichikakeState, seconds: float, seat: int | None = None) -> Analysis:
-        from asobiba.games.michikake import analysis
-
-        return analysis.analyse(view_of(self, state, seat), seconds)
-
-    def explain(
-        self, state: MichikakeState, action: Any, seat: int | None = None
-    ) -> dict[str, str]:
-        from asobiba.games.michikake import analysis
-
-        return analysis.explain(view_of(self, state, seat), action)
-
-    def grades(self, options: Mapping[str, Any]) -> tuple[Grade, ...]:
-        return REVIEW.grades
-
-    def review_seconds(self, options: Mapping[str, Any]) -> float:
-        return REVIEW.seconds
 
     def sample_state(self, observation: dict[str, Any], rng: random.Random) -> MichikakeState:
         """A state consistent with one seat's observation, hidden cards drawn at random (for

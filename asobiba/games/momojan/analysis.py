@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from asobiba.core.errors import IllegalAction
-from asobiba.core.game import Action, Analysis, MoveValue, Observation
+from asobiba.core.game import Action, Analysis, Grade, MoveValue, Observation, view_of
 from asobiba.core.rng import seed_of, stream
+from asobiba.games.momojan import rules
 from asobiba.games.momojan.bots import NEAR, shanten, ukeire, unseen
 from asobiba.games.momojan.cards import (
     KINDS,
@@ -40,9 +42,9 @@ from asobiba.games.momojan.cards import (
     number,
     sort_key,
 )
-from asobiba.games.momojan.data import NUMBERS
+from asobiba.games.momojan.data import NUMBERS, REVIEW
 from asobiba.games.momojan.hand import hand_waits, is_complete, sets_in, sets_with
-from asobiba.games.momojan.rules import CALLED, DRAWN, DRAWN3, OVER, START, Momojan, MomojanState
+from asobiba.games.momojan.rules import CALLED, DRAWN, DRAWN3, OVER, START, MomojanState
 from asobiba.games.momojan.sample import sample_state
 from asobiba.games.momojan.scoring import Meld, Win, score
 
@@ -56,11 +58,33 @@ FEWEST_WORLDS = 1
 MOST_WORLDS = 400
 """Worlds dealt however large the budget."""
 
-GAME = Momojan()
+GAME = rules.Momojan()
+"""The rules, for the legal actions and the first step of every choice in a dealt world."""
 
 Step = tuple[str, Any]
 """What a rollout does next: ``("start", offer)`` (the seat to move begins its turn, the other
 seat's discard on offer), ``("drawn", cards)`` or ``("called", None)``."""
+
+
+class Momojan(rules.Momojan):
+    """MOMOJAN with hints and reviews (``core.game.analyses``, ``reviews``): the registry's
+    game. The rules module knows nothing of this one, which reads the rules and the sampler."""
+
+    def analyse(self, state: MomojanState, seconds: float, seat: int | None = None) -> Analysis:
+        return analyse(view_of(self, state, seat), seconds)
+
+    def explain(self, state: MomojanState, action: Any, seat: int | None = None) -> dict[str, str]:
+        return explain(view_of(self, state, seat), action)
+
+    def choices(self, state: MomojanState, seat: int) -> list[Action]:
+        """The legal actions with one draw for all three piles (``core.game.choices``)."""
+        return choices(self.legal_actions(state, seat))
+
+    def grades(self, options: Mapping[str, Any]) -> tuple[Grade, ...]:
+        return REVIEW.grades
+
+    def review_seconds(self, options: Mapping[str, Any]) -> float:
+        return REVIEW.seconds
 
 
 def worlds_for(seconds: float, choices: int) -> int:

@@ -22,15 +22,12 @@ from typing import Any
 from asobiba.core.bots import Bot, Pace
 from asobiba.core.errors import IllegalAction, InvalidOptions
 from asobiba.core.game import (
-    Analysis,
     DesignedValue,
-    Grade,
     RecordField,
     RecordValue,
     designed_pace,
     designed_slowest,
     pace_rows,
-    view_of,
 )
 from asobiba.core.options import OptionSpec, resolve_options
 from asobiba.core.ratings import Ladder
@@ -488,30 +485,6 @@ class Momojan:
         from asobiba.games.momojan.bot_levels import make_bot
 
         return make_bot(level, seed)
-
-    # --- hints and reviews (analysis.py: from one seat's view only) ----------------------------
-
-    def analyse(self, state: MomojanState, seconds: float, seat: int | None = None) -> Analysis:
-        from asobiba.games.momojan import analysis
-
-        return analysis.analyse(view_of(self, state, seat), seconds)
-
-    def explain(self, state: MomojanState, action: Any, seat: int | None = None) -> dict[str, str]:
-        from asobiba.games.momojan import analysis
-
-        return analysis.explain(view_of(self, state, seat), action)
-
-    def choices(self, state: MomojanState, seat: int) -> list[dict[str, Any]]:
-        """The legal actions with one draw for all three piles (``core.game.choices``)."""
-        from asobiba.games.momojan import analysis
-
-        return analysis.choices(self.legal_actions(state, seat))
-
-    def grades(self, options: Mapping[str, Any]) -> tuple[Grade, ...]:
-        return REVIEW.grades
-
-    def review_seconds(self, options: Mapping[str, Any]) -> float:
-        return REVIEW.seconds
 
 
 def _wins(results: tuple[RoundResult, ...], seat: int) -> list[RoundResult]:
