@@ -47,13 +47,17 @@ def test_a_momojan_hint_names_the_move_why_and_the_points_it_expects(
 ) -> None:
     page = new_page(lang="en", site_url=quick_site)
     start_momojan(page)
+    # Which pile to draw from is no choice (nobody knows their order): no hint for it.
+    page.wait_for_selector(".mj-pile.is-legal")
+    assert page.locator("#hint-button").is_disabled()
+    page.locator(".mj-pile.is-legal").first.click()
     said = ask_hint(page, "momojan-hint")
     assert said.startswith("Hint: ")
     assert re.search(r"Expected by the end of the round: [+−]?[\d.]+ points\.", said), said
     assert "counted apart" in said
     # The hinted action is one the person may take now.
     action = page.evaluate("() => JSON.parse(document.getElementById('assist').dataset.action)")
-    assert action["type"] in ("draw", "discard", "kai", "pon", "chi", "tsumo", "ron", "draw3")
+    assert action["type"] in ("discard", "kai", "tsumo", "draw3")
 
 
 def test_a_michikake_hint_then_a_finished_session_is_reviewed_and_stepped_through(

@@ -34,7 +34,7 @@ from asobiba.games.michikake.sample import sample_state
 from asobiba.games.michikake.scoring import payments, win_breakdown
 from asobiba.games.michikake.state import BREAK, CLAIM, DISCARD, MichikakeState
 
-ROLLOUTS_PER_SECOND = 550.0
+ROLLOUTS_PER_SECOND = 750.0
 """Played-out deals a second of the budget buys: the number of worlds is the budget times this,
 shared among the choices. Measured on the 2-core development machine (bench/card_review.py), so
 a hint's 1 s budget takes well under a second; the count, not a clock, sets the work, so the

@@ -23,8 +23,10 @@ piles' order, so every draw gets the value of the first.
 from __future__ import annotations
 
 import random
+from bisect import insort
 from collections import Counter
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from asobiba.core.errors import IllegalAction
@@ -48,7 +50,7 @@ from asobiba.games.momojan.rules import CALLED, DRAWN, DRAWN3, OVER, START, Momo
 from asobiba.games.momojan.sample import sample_state
 from asobiba.games.momojan.scoring import Meld, Win, score
 
-ROLLOUTS_PER_SECOND = 260.0
+ROLLOUTS_PER_SECOND = 450.0
 """Played-out rounds a second of the budget buys: the number of worlds is the budget times this,
 shared among the choices. Measured on the 2-core development machine (bench/card_review.py), so
 a hint's 1 s budget takes well under a second; the count, not a clock, sets the work, so the
@@ -150,6 +152,28 @@ def play_out(before: MomojanState, after: MomojanState, seat: int, rng: random.R
     return float(table.points[seat] - before.points[seat])
 
 
+_READY: dict[tuple[tuple[Card, ...], int], bool] = {}
+"""(sorted hand, open sets) → one card from a win: the rollouts' cache (the same hands come back
+in every choice's rollout of a world), emptied when it grows past ``_MOST_READY``."""
+_MOST_READY = 200_000
+
+
+def _ready(hand: list[Card], opened: int) -> bool:
+    key = (tuple(hand), opened)
+    known = _READY.get(key)
+    if known is None:
+        if len(_READY) >= _MOST_READY:
+            _READY.clear()
+        known = _READY[key] = shanten(key[0], opened) <= 0
+    return known
+
+
+@lru_cache(maxsize=64)
+def _dora(indicator: Card) -> frozenset[Card]:
+    """Every card the indicator makes dora."""
+    return frozenset(card for card in KINDS if is_dora(card, indicator))
+
+
 class Round:
     """One dealt world of a round, as the rollouts play it (module docstring)."""
 
@@ -174,10 +198,10 @@ class Round:
         self.riichi = list(state.riichi)
         self.pile = [card for pile in state.piles for card in pile]
         self.indicator = state.dead[0]
-        self.dora = frozenset(card for card in KINDS if is_dora(card, self.indicator))
+        self.dora = _dora(self.indicator)
         self.points = list(state.points)
         self.middle = state.middle
-        self.ready = [shanten(h, len(m)) <= 0 for h, m in zip(self.hands, self.melds, strict=True)]
+        self.ready = [_ready(h, len(m)) for h, m in zip(self.hands, self.melds, strict=True)]
         """Per seat: its hand may win with one more card (none can unless it is ready)."""
         self.loners = 0
         """Cards without a partner in the hand ``_choose`` last looked at."""
@@ -208,8 +232,9 @@ class Round:
     def _start(self, seat: int, offer: Card | None, rng: random.Random) -> Step | None:
         hand = self.hands[seat]
         if offer is not None:
-            full = sorted((*hand, offer), key=sort_key)
-            if self.ready[seat] and self._wins(seat, full, offer, ron=True):
+            if self.ready[seat] and self._wins(
+                seat, sorted((*hand, offer), key=sort_key), offer, ron=True
+            ):
                 return None
             if not self.riichi[seat] and not self.melds[seat]:
                 calls = sets_with(offer, tuple(hand))
@@ -225,8 +250,7 @@ class Round:
             self._wall()
             return None
         card = self.pile.pop()
-        hand.append(card)
-        hand.sort(key=sort_key)
+        insort(hand, card, key=sort_key)
         return "drawn", (card,)
 
     def _drawn(self, seat: int, drawn: tuple[Card, ...], rng: random.Random) -> Step | None:
@@ -263,9 +287,11 @@ class Round:
         low = 1e9
         seen: set[Card] = set()
         self.loners = 0
+        kinds = set(hand)
         for card in hand:
-            near = NEAR[card]
-            partners = sum(1 for other in hand if other in near) - (card in near)
+            # Kinds of the hand it goes with (a picture's own copies as one): quick, and near
+            # enough for a rollout.
+            partners = len(NEAR[card] & kinds) - (card in NEAR[card] and hand.count(card) < 2)
             if not partners:
                 self.loners += 1
             if card in seen:
@@ -290,7 +316,7 @@ class Round:
         # A ready hand has one card without a partner at most: the others sit in its sets and
         # in the shape that waits, so a hand with more is not worth the count.
         lone = self.loners - (self.loners > 0 and _lone(card, hand))
-        self.ready[seat] = lone <= 1 and shanten(hand, len(self.melds[seat])) == 0
+        self.ready[seat] = lone <= 1 and _ready(hand, len(self.melds[seat]))
         if self.ready[seat] and len(self.pile) >= NUMBERS.riichi_min_pile:
             self.riichi[seat] = True
         return "start", card

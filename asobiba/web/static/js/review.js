@@ -7,8 +7,8 @@
 //
 // It knows no game's rules: the game's board module draws the marks (`board.markReview`),
 // names a move (`moveName`) and may name the review's unit (`reviewWords`: the i18n keys of the
-// loss, the legend, the chart's caption and the empty list; a card game counts points where
-// Mancala counts stones); the classes and their thresholds come from the server, which takes
+// loss, the legend and its limits, a key moment, the chart's caption and the empty list; a card
+// game counts points where Mancala counts stones); the classes and their thresholds come from the server, which takes
 // them from the game. A review holds the decisions of the people who played; with more than two
 // players each point of the chart is its decider's own expectation.
 import { getJSON, postJSON } from "./api.js";
@@ -28,6 +28,8 @@ const towards = (value, seat, viewer, players) => (seat === viewer || players > 
 const WORDS = {
   lost: "review.lost",
   legend: "review.legend",
+  most: "review.legend.most",
+  moment: "review.moment",
   none: "review.no_moments",
   caption: "review.chart_caption",
 };
@@ -366,7 +368,7 @@ export class Review {
       const grade = t(`review.grade.${key}`);
       if (most === 0) return t("review.legend.none", { grade });
       if (most === null) return t("review.legend.more", { grade });
-      return t("review.legend.most", { grade, n: most });
+      return t(this.words.most, { grade, n: most });
     });
     document.getElementById("review-legend").textContent = t(this.words.legend, {
       classes: parts.join(t("review.list_sep")),
@@ -395,7 +397,7 @@ export class Review {
             h(
               "span",
               { class: "review-moment-text" },
-              t("review.moment", {
+              t(this.words.moment, {
                 who: this.context.name(move.seat),
                 move: this.module.moveName(move.played),
                 best: this.module.moveName(move.best),

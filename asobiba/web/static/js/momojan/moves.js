@@ -18,6 +18,8 @@ export function moveName(action) {
 export const reviewWords = {
   lost: "review.points.lost",
   legend: "review.points.legend",
+  most: "review.points.most",
+  moment: "review.points.moment",
   none: "review.points.none",
   caption: "momojan.review.caption",
 };

@@ -196,6 +196,13 @@ function catchingUp() {
   return table.busy || page.queue.length > 0 || roundDialog.open;
 }
 
+/** The person's different choices now: the draws from the three piles are one, as nobody
+ * knows their order (a hint is for a choice). */
+function choices() {
+  const draws = legal.some((a) => a.type === "draw") ? 1 : 0;
+  return draws + legal.filter((a) => a.type !== "draw").length;
+}
+
 /** True when the person's controls are ready: their move, on show, nothing sent yet. */
 function ready() {
   return Boolean(mine()) && !sending && !catchingUp();
@@ -291,7 +298,7 @@ function afterUpdate() {
   table.setRiichiMode(riichiMode);
   table.setLegal(ready() ? legal : []);
   renderPrompts();
-  assist.update({ canAsk: ready(), over: kind === "over" });
+  assist.update({ canAsk: ready() && choices() > 1, over: kind === "over" });
   if (ready()) keepHandInView();
   if (kind === "over") {
     const review = `/replay/${encodeURIComponent(page.room.room_id)}?review=1`;
