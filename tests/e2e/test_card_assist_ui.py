@@ -78,11 +78,14 @@ def test_a_michikake_hint_then_a_finished_session_is_reviewed_and_stepped_throug
         f"async () => (await fetch('/api/rooms/{room}/review')).json()"
     )
     assert review["state"] == "done" and review["total"] == len(review["moves"]) > 0
-    assert {move["seat"] for move in review["moves"]} == {0}, "the person's decisions only"
+    seat = page.evaluate(
+        f"async () => (await (await fetch('/api/rooms/{room}/replay')).json()).seat"
+    )
+    assert {move["seat"] for move in review["moves"]} == {seat}, "the person's decisions only"
     assert page.locator(".review-player").count() == 1, "one summary: the person's"
     caption = page.locator("#review-caption").inner_text()
     assert "見込める点" in caption, caption
-    you = review["players"][0]
+    you = review["players"][seat]
     costly = page.locator(".review-costly")
     assert costly.count() == len(you["costliest"])
     if not you["costliest"]:
@@ -94,8 +97,10 @@ def test_a_michikake_hint_then_a_finished_session_is_reviewed_and_stepped_throug
     before = int(scrub.input_value())
     line = page.locator("#review-now [data-part=best]").inner_text()
     assert "あなたの最善手" in line, line
-    page.locator("#review").scroll_into_view_if_needed()
-    page.screenshot(path="/tmp/cardassist-review.png", full_page=True)
+    page.locator(".review-players").screenshot(path="/tmp/cardassist-review-summary.png")
+    page.locator("#review-list").screenshot(path="/tmp/cardassist-review-list.png")
+    page.locator("#stage").scroll_into_view_if_needed()
+    page.screenshot(path="/tmp/cardassist-review.png")
     # One step on: the decision itself, with its class and what it lost.
     page.click("#next")
     page.wait_for_function(f"() => document.querySelector('#scrub').value !== '{before}'")

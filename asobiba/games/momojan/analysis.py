@@ -462,7 +462,7 @@ def _discard_words(view: Observation, seat: int, card: Card, riichi: bool) -> di
         helping = ukeire(left, len(melds), Counter(pool))
         keeps = {
             "ja": f"テンパイまであと{steps}枚。見えていない{helping}枚が手を進めます。",
-            "en": f"{steps} from ready; {helping} unseen cards improve your hand.",
+            "en": f"{steps} cards from ready; {helping} unseen cards improve your hand.",
         }
     other = 1 - seat
     theirs = {d["card"] for d in view["rivers"][other]}
