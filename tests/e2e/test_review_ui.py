@@ -34,10 +34,11 @@ def quick_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
-def reviewed_game(page: Any) -> dict[str, Any]:
-    """Play Kalah(3 stones) to the end from the first legal pit, open "Review" from the result
-    dialog and wait for the review; returns the review the page shows (from the API)."""
-    start(page, seeds=3)
+def reviewed_game(page: Any, seeds: int = 3) -> dict[str, Any]:
+    """Play Kalah (3 stones a pit unless ``seeds`` says) to the end from the first legal pit,
+    open "Review" from the result dialog and wait for the review; returns the review the page
+    shows (from the API)."""
+    start(page, seeds=seeds)
     play_to_the_end(page)
     link = page.locator("#review-game")
     room = page.evaluate("() => location.pathname.split('/').pop()")
@@ -157,16 +158,18 @@ setInterval(window.__sample, 50);"""
 
 @pytest.fixture(scope="module")
 def slow_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A site whose reviews give the engine 0.3 s per position: a review of a few seconds, as
-    a real one of about ten, to watch it fill in."""
-    with serve(tmp_path_factory.mktemp("slow-review"), {"ASOBIBA_REVIEW_SECONDS": "0.3"}) as base:
+    """A site whose reviews give the engine 0.5 s per decision on one worker: a review of a
+    few seconds (the person's decisions in a game of 4 stones a pit, too many stones to solve
+    at once), as a real one of about ten, to watch it fill in."""
+    slow = {"ASOBIBA_REVIEW_SECONDS": "0.5", "ASOBIBA_REVIEW_WORKERS": "1"}
+    with serve(tmp_path_factory.mktemp("slow-review"), slow) as base:
         yield base
 
 
 def test_the_review_fills_in_move_by_move_while_it_runs(new_page: Any, slow_site: str) -> None:
     page = new_page(lang="en", site_url=slow_site)
     page.add_init_script(SAMPLER)
-    review = reviewed_game(page)
+    review = reviewed_game(page, seeds=4)
     samples: list[dict[str, Any]] = page.evaluate("() => (window.__sample(), window.__samples)")
     running = [sample for sample in samples if sample["state"] == "running"]
     drawn = sorted({sample["points"] for sample in running})
