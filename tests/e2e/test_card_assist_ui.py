@@ -35,6 +35,7 @@ def ask_hint(page: Any, shot: str) -> str:
     page.click("#hint-button")
     said = page.locator("#hint-said")
     page.wait_for_function("() => document.getElementById('hint-said').textContent.length > 0")
+    assert page.locator(".is-hint-mark").count() == 1, "the hinted card or button is ringed"
     page.locator("#assist").scroll_into_view_if_needed()
     page.screenshot(path=f"/tmp/cardassist-{shot}.png")
     assert page.locator("#assist").get_attribute("data-used") == "1"

@@ -21,10 +21,13 @@ export class Assist {
    * @param {object} o
    * @param {object} o.page the PlayPage (its seat, room, socket and page data)
    * @param {string} o.expect the i18n key of the expected points' sentence (`{n}` points)
+   * @param {(action: object) => string | null} o.mark the selector of what to ring on the
+   *   table for a hinted action (a card of the hand, a prompt button), or null
    */
-  constructor({ page, expect }) {
+  constructor({ page, expect, mark }) {
     this.page = page;
     this.expect = expect;
+    this.mark = mark;
     this.box = document.getElementById("assist");
     this.button = document.getElementById("hint-button");
     this.said = document.getElementById("hint-said");
@@ -44,6 +47,7 @@ export class Assist {
   /** A new position: the hint on show was for the last one. */
   clear() {
     this.said.textContent = "";
+    for (const node of document.querySelectorAll(".is-hint-mark")) node.classList.remove("is-hint-mark");
   }
 
   /** Show the button (to a seated person against the computer only), usable when `canAsk`
@@ -73,6 +77,8 @@ export class Assist {
       ];
       this.said.textContent = lines.filter(Boolean).join(gap);
       this.box.dataset.action = JSON.stringify(msg.action);
+      const where = this.mark(msg.action);
+      if (where) document.querySelector(where)?.classList.add("is-hint-mark");
       this.update({ canAsk: this.canAsk, over: false });
       return true;
     }

@@ -49,7 +49,15 @@ const page = new PlayPage({
   serial: true,
 });
 const { data, play, dialog } = page;
-const assist = new Assist({ page, expect: "michikake.assist.expect" });
+const assist = new Assist({
+  page,
+  expect: "michikake.assist.expect",
+  // The card to throw, or the answer's button.
+  mark: (action) =>
+    "discard" in action
+      ? `.mk-seat--mine .mk-hand-card[data-card="${action.discard}"]`
+      : `#prompts [data-action="${Object.keys(action)[0]}"]`,
+});
 
 /** "You", "CPU 2", …: the preview seats the person at seat 0. */
 const namer = () =>

@@ -54,7 +54,15 @@ const page = new PlayPage({
   serial: true,
 });
 const { dialog } = page;
-const assist = new Assist({ page, expect: "momojan.assist.expect" });
+const assist = new Assist({
+  page,
+  expect: "momojan.assist.expect",
+  // The card to throw, or the prompt of the call or win.
+  mark: (action) =>
+    action.type === "discard"
+      ? `.mj-hand--mine .mj-hand-card[data-card="${action.card}"]`
+      : `#prompts [data-action="${action.type}"]`,
+});
 const setTurn = (kind, text) => page.setTurn(kind, text);
 
 /** A dealt-looking table while the player chooses: both players at 40, hands face down. */
