@@ -48,8 +48,10 @@ class MoveValue:
 
     action: Action
     value: float
-    """The final margin the mover can expect after this move with best play by both sides, in the
-    game's own unit (Mancala: stones, the mover's store minus the opponent's)."""
+    """What the deciding seat can expect after this move, in the game's own unit: Mancala's
+    final margin in stones with best play by both sides (the mover's store minus the
+    opponent's); a card game's points won or lost by the end of the deal, averaged over the
+    hidden cards dealt again from the seat's view."""
     exact: bool
     """True when the value was searched to the end of the game: it is the true result."""
 
@@ -86,6 +88,76 @@ class Grade:
 
 GRADE_KEYS = ("best", "good", "inaccuracy", "mistake", "blunder")
 """The classes of a review, best first: a game's ``grades`` gives each its threshold."""
+
+
+@dataclass(frozen=True)
+class ReviewDesign:
+    """A game's data file's ``[review]`` table: how much a decision may lose for each class of
+    a review, and the engine's time per decision there (``review_seconds``)."""
+
+    grades: tuple[Grade, ...]
+    """Best first, the last with ``most=None``."""
+    seconds: float
+    unit: dict[str, str]
+    """``{"ja", "en"}``: what a loss is counted in ("points")."""
+    source: str
+    reason: dict[str, str]
+    """``{"ja", "en"}``: one line on why, for the rule page."""
+
+    def row(self) -> DesignedValue:
+        """The rule page's row for the classes."""
+        most = {g.key: g.most for g in self.grades}
+        words = {
+            "ja": ("最善", "好手", "緩手", "悪手", "大悪手"),
+            "en": ("best", "good", "inaccuracy", "mistake", "blunder"),
+        }
+        value = {}
+        for lang, names in words.items():
+            unit = self.unit[lang]
+            parts = []
+            for key, name in zip(GRADE_KEYS, names, strict=True):
+                limit = most[key]
+                if limit is None:
+                    parts.append(f"{name}：それ以上" if lang == "ja" else f"{name}: more")
+                elif lang == "ja":
+                    parts.append(f"{name}：損{limit:g}{unit}まで")
+                else:
+                    parts.append(f"{name}: loses up to {limit:g} {unit}")
+            value[lang] = ("、" if lang == "ja" else "; ").join(parts)
+        return DesignedValue(
+            name={"ja": "振り返りの分類", "en": "Review classes"},
+            value=value,
+            source=self.source,
+            reason=self.reason,
+        )
+
+
+_REVIEW_KEYS = {*GRADE_KEYS[:-1], "seconds", "unit_ja", "unit", "source", "reason", "reason_ja"}
+
+
+def review_design(entry: Mapping[str, Any], game: str) -> ReviewDesign:
+    """A data file's ``[review]`` table: ``best``, ``good``, ``inaccuracy`` and ``mistake``
+    (the most a decision of that class may lose, rising), ``seconds``, ``unit``/``unit_ja``,
+    ``source``, ``reason`` and ``reason_ja``."""
+    unknown = set(entry) - _REVIEW_KEYS
+    missing = _REVIEW_KEYS - set(entry)
+    if unknown or missing:
+        raise ValueError(f"{game} data.toml [review]: unknown {unknown or ''} missing {missing}")
+    limits = [float(entry[key]) for key in GRADE_KEYS[:-1]]
+    if limits != sorted(limits) or limits[0] < 0:
+        raise ValueError(f"{game} data.toml [review]: the classes' limits must rise from 0")
+    if entry["source"] not in ("rulebook", "designed"):
+        raise ValueError(f"{game} data.toml [review]: source {entry['source']!r}")
+    return ReviewDesign(
+        grades=(
+            *(Grade(key, most) for key, most in zip(GRADE_KEYS, limits, strict=False)),
+            Grade(GRADE_KEYS[-1], None),
+        ),
+        seconds=float(entry["seconds"]),
+        unit={"ja": entry["unit_ja"], "en": entry["unit"]},
+        source=entry["source"],
+        reason={"ja": entry["reason_ja"], "en": entry["reason"]},
+    )
 
 
 def grade(grades: tuple[Grade, ...], loss: float) -> str:
@@ -249,9 +321,13 @@ __all__ = [
     "Outcome",
     "RecordField",
     "RecordValue",
+    "ReviewDesign",
     "analyses",
+    "analysis_of",
     "automatic",
+    "choices",
     "drills",
+    "explanation",
     "first_state",
     "grade",
     "grades_of",
@@ -264,10 +340,13 @@ __all__ = [
     "rating_key",
     "revealed",
     "reveals",
+    "review_design",
+    "review_seconds",
     "reviews",
     "slowest_of",
     "standin_seconds",
     "teaches",
+    "view_of",
 ]
 
 
@@ -337,8 +416,56 @@ class Game(Protocol[S]):
 
 
 def analyses(game: Game[Any]) -> bool:
-    """True when ``game``'s engine can value every move of a position (reviews, hints)."""
+    """True when ``game``'s engine can value every move of a position (reviews, hints):
+    ``analyse(state, seconds, seat=None) -> Analysis`` and ``explain(state, action, seat=None)
+    -> {"ja", "en"}``. ``seat`` is whose decision it is; None means the one seat to move, and a
+    game where several seats may act at once (MICHIKAKE's claim windows) needs it. A game that
+    hides cards values a decision from ``observe(state, seat)`` alone (docs/ARCHITECTURE.md,
+    "Card games' analysis sees one seat's view")."""
     return callable(getattr(game, "analyse", None)) and callable(getattr(game, "explain", None))
+
+
+def analysis_of(game: Game[S], state: S, seconds: float, seat: int | None = None) -> Analysis:
+    """``seat``'s decision in ``state`` valued by ``game``'s engine in about ``seconds``, for a
+    game that ``analyses``."""
+    analysis: Analysis = game.analyse(state, seconds, seat)  # type: ignore[attr-defined]
+    return analysis
+
+
+def explanation(game: Game[S], state: S, action: Action, seat: int | None = None) -> dict[str, str]:
+    """``{"ja", "en"}``: why ``action`` is worth playing for ``seat`` in ``state``, one line."""
+    why: dict[str, str] = game.explain(state, action, seat)  # type: ignore[attr-defined]
+    return why
+
+
+def view_of(game: Game[S], state: S, seat: int | None) -> Observation:
+    """``observe(state, seat)`` of the seat whose decision a card game's analysis values: the
+    only thing such an analysis reads. ``seat`` None names the one seat to move; when several
+    may act at once the caller must say which (``IllegalAction``)."""
+    if seat is None:
+        movers = game.to_move(state)
+        if len(movers) != 1:
+            raise IllegalAction(f"{len(movers)} seats may act now: say whose decision to value")
+        (seat,) = movers
+    return game.observe(state, seat)
+
+
+def choices(game: Game[S], state: S, seat: int) -> list[Action]:
+    """The legal actions of ``seat`` that are different decisions: the game's optional
+    ``choices(state, seat)`` (MOMOJAN's draws from its three piles are one, as the seat knows
+    nothing of their order), else ``legal_actions``. A review values only a decision with more
+    than one."""
+    hook = getattr(game, "choices", None)
+    found: list[Action] = hook(state, seat) if callable(hook) else game.legal_actions(state, seat)
+    return found
+
+
+def review_seconds(game: Game[Any], options: Mapping[str, Any], most: float) -> float:
+    """The engine's time per decision in a review of a ``game`` played under ``options``: the
+    game's optional ``review_seconds(options)`` (a card game reviews many more decisions than a
+    Mancala game has moves), at most ``most``, the server's own setting."""
+    hook = getattr(game, "review_seconds", None)
+    return min(most, float(hook(options))) if callable(hook) else most
 
 
 def reviews(game: Game[Any]) -> bool:

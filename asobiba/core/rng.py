@@ -17,6 +17,7 @@ hands their seeds over as :class:`LegacySeed`, and :func:`deal_rng` deals them a
 
 from __future__ import annotations
 
+import json
 import random
 import secrets
 from hashlib import blake2b
@@ -29,6 +30,7 @@ _BLOCK_BITS = blake2b().digest_size * 8
 _STREAM = b"asobiba.stream"
 _DERIVE = b"asobiba.derive"
 _WIDE = b"asobiba.wide"
+_VIEW = b"asobiba.view"
 _STATE_VERSION = "asobiba.rng/1"
 
 
@@ -151,6 +153,15 @@ def stream(seed: int, label: str) -> KeyedStream:
     ``seed``: the same numbers for the same pair everywhere, unrelated ones for another label
     or seed, and nothing in them gives the seed away."""
     return KeyedStream(_key(seed), label)
+
+
+def seed_of(data: Any) -> int:
+    """A ``SEED_BITS``-wide seed that is a function of JSON-safe ``data`` alone (its canonical
+    JSON, keys sorted): a card game's analysis seeds its sampling of the hidden cards with the
+    seat's view, so the same view gets the same advice whatever the hidden cards are."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    digest = blake2b(text.encode(), person=_VIEW).digest()
+    return int.from_bytes(digest[: SEED_BITS // 8], "little")
 
 
 def derive(seed: int, label: str) -> int:

@@ -163,8 +163,9 @@ class Settings:
     secret_key: str
     bot_workers: int = 2
     review_seconds: float = 0.5
-    """The engine's time per position of a review (``ASOBIBA_REVIEW_SECONDS``)."""
-    review_workers: int = 1
+    """The engine's time per decision of a review, at most (``ASOBIBA_REVIEW_SECONDS``; a game
+    may ask for less: ``core.game.review_seconds``)."""
+    review_workers: int = 2
     """Worker processes for reviews, apart from the bots' (``ASOBIBA_REVIEW_WORKERS``)."""
     guest_limits: GuestLimits = GuestLimits()
     bot_pace: float = 1.0
@@ -237,7 +238,7 @@ class Settings:
             dev_seeds=dev_seeds,
             dev_ratings=dev_ratings,
             review_seconds=float(os.environ.get("ASOBIBA_REVIEW_SECONDS") or 0.5),
-            review_workers=int(os.environ.get("ASOBIBA_REVIEW_WORKERS") or 1),
+            review_workers=int(os.environ.get("ASOBIBA_REVIEW_WORKERS") or 2),
             guest_limits=GuestLimits.from_environment(),
             bot_pace=float(os.environ.get("ASOBIBA_BOT_PACE") or 1.0),
             trainer_pause=float(os.environ.get("ASOBIBA_TRAINER_PAUSE") or 1.0),

@@ -100,10 +100,10 @@ def test_one_hint_at_a_time_and_a_move_meanwhile_makes_it_stale(tmp_path: Path) 
         gate = asyncio.Event()
         asked = asyncio.Event()
 
-        async def slow_hinter(game: str, state: Any, seconds: float) -> Hint:
+        async def slow_hinter(game: str, state: Any, seat: int, seconds: float) -> Hint:
             asked.set()
             await gate.wait()
-            return await asyncio.to_thread(work_out, game, state, 0.05)
+            return await asyncio.to_thread(work_out, game, state, seat, 0.05)
 
         store = make_store(tmp_path)
         hub = Hub(store, never, hinter=slow_hinter)

@@ -16,12 +16,12 @@ from fastapi.testclient import TestClient
 
 from asobiba.core.game import GRADE_KEYS, grade, grades_of
 from asobiba.games import get_game
-from asobiba.server.analysis.reviews import ReviewBusy, Reviewer, summarize
+from asobiba.server.analysis.reviews import ReviewBusy, Reviewer, decisions, summarize
 from asobiba.server.app import create_app
 from asobiba.server.rooms.recovery import states
 from asobiba.server.settings import SocketLimits
 from asobiba.server.store.db import make_engine, migrate, session_factory
-from asobiba.server.store.store import Store
+from asobiba.server.store.store import Finish, Store
 from tests.games.mancala.test_analysis import solved_margin
 from tests.server.servers import alive, grandchildren
 from tests.server.stored_games import store_of, stored_game
@@ -88,22 +88,32 @@ def finished_review(client: TestClient, room_id: str) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("seed", [3, 8])
-def test_every_move_is_valued_as_the_exact_solver_values_it(client: TestClient, seed: int) -> None:
+def test_every_decision_is_valued_as_the_exact_solver_values_it(
+    client: TestClient, seed: int
+) -> None:
     small_game(client, "small", seed)
     assert client.get("/api/rooms/small/review").json()["state"] == "none"
     review = finished_review(client, "small")
     stored = store_of(client).load_room("small")
     assert stored is not None
     game = get_game("mancala")
-    assert review["done"] == review["total"] == len(stored.events) == len(review["moves"])
     grades = grades_of(game, stored.options)
     assert [g["key"] for g in review["grades"]] == [g.key for g in grades]
     positions = list(states(game, stored))
-    for k, move in enumerate(review["moves"]):
+    # The person's moves (seat 0; the bot's are the engine's own) where they had a choice.
+    chosen = [
+        k + 1
+        for k, (seat, _, _) in enumerate(stored.events)
+        if seat == 0 and len(game.legal_actions(positions[k], 0)) > 1
+    ]
+    assert [move["event"] for move in review["moves"]] == chosen
+    assert review["done"] == review["total"] == len(chosen) > 0
+    for move in review["moves"]:
+        k = move["event"] - 1
         seat, action, _ = stored.events[k]
         assert seat is not None and action is not None, "every Mancala event is a move"
         before = positions[k]
-        assert (move["event"], move["seat"], move["played"]) == (k + 1, seat, action)
+        assert (move["seat"], move["played"]) == (seat, action)
         solved = {
             a["pit"]: solved_margin(before, seat, a) for a in game.legal_actions(before, seat)
         }
@@ -116,10 +126,12 @@ def test_every_move_is_valued_as_the_exact_solver_values_it(client: TestClient, 
         if move["loss"] == 0:
             assert move["best"] == action, "a move as good as the best is the best shown"
         assert move["why"]["ja"] and move["why"]["en"]
-    for player in review["players"]:
-        own = [m for m in review["moves"] if m["seat"] == player["seat"]]
-        assert player["moves"] == len(own) == sum(player["grades"].values())
-        assert player["accuracy"] == round(player["grades"]["best"] / len(own), 4)
+    person, bot = review["players"]
+    assert bot["moves"] == 0 and bot["accuracy"] is None
+    assert person["moves"] == len(chosen) == sum(person["grades"].values())
+    assert person["accuracy"] == round(person["grades"]["best"] / len(chosen), 4)
+    costly = sorted(review["moves"], key=lambda m: (-m["loss"], m["event"]))
+    assert person["costliest"] == [m["event"] for m in costly if m["loss"] > 0][:3]
 
 
 def test_a_stored_review_is_answered_at_once_and_never_computed_again(
@@ -166,7 +178,9 @@ def test_bad_requests_get_clear_errors_and_change_nothing(client: TestClient) ->
     store = store_of(client)
     live_room = store.load_room(live["room_id"])
     assert live_room is not None
-    stored_game(store, "cards", live_room.seats, seed=11)  # MOMOJAN: its engine values nothing
+    # Mokochaka: its engine values no move.
+    store.create_room("cards", "mokochaka", {}, "", 11, live_room.seats)
+    store.finish_room("cards", Finish({"scores": [0, 0], "winners": []}, []))
     refused = client.post("/api/rooms/cards/review")
     assert refused.status_code == 400
     assert refused.json()["error"]["code"] == "no_review"
@@ -216,7 +230,7 @@ def test_one_job_per_game_and_a_bounded_number_of_jobs(store: Store) -> None:
             while reviewer.job("x") is not None:
                 assert time.monotonic() < deadline
                 await asyncio.sleep(0.05)
-            assert job.done == job.total == len(x.events)
+            assert job.done == job.total == len(decisions(x)) > 0
             assert store.load_review("x") is not None
             reviewer.start(y)  # the pool is free again
         finally:

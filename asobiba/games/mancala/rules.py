@@ -297,15 +297,22 @@ class Mancala:
 
         return make_bot(level, seed)
 
-    def analyse(self, state: MancalaState, seconds: float) -> Analysis:
-        """Every legal move valued in stones of final margin (see analysis.py)."""
+    def analyse(self, state: MancalaState, seconds: float, seat: int | None = None) -> Analysis:
+        """Every legal move valued in stones of final margin (see analysis.py); ``seat``, if
+        given, must be the player to move (only one seat ever decides)."""
         if state.over:
             raise IllegalAction("the game is over: there is no move to analyse")
+        self._deciding(state, seat)
         return analysis.analyse(state.rules, list(state.board), state.player, seconds)
 
-    def explain(self, state: MancalaState, action: Any) -> dict[str, str]:
+    def explain(self, state: MancalaState, action: Any, seat: int | None = None) -> dict[str, str]:
+        self._deciding(state, seat)
         pit = self._check(state, state.player, action)
         return analysis.explain(state.rules, list(state.board), state.player, pit)
+
+    def _deciding(self, state: MancalaState, seat: int | None) -> None:
+        if seat is not None and seat != state.player:
+            raise IllegalAction(f"seat {seat!r} is not to move; seat {state.player} is")
 
     def lessons(self) -> list[Lesson]:
         """The lessons of /learn/mancala (lessons.toml)."""

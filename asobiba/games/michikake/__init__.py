@@ -4,6 +4,7 @@ The card notation and the pure helpers (``splits``, ``winning_cards``, ``hand_po
 ``payments``, ``win_breakdown``) take cards like ``"W7"``, ``"star"``, ``"ring"``.
 """
 
+from asobiba.games.michikake.analysis import Michikake
 from asobiba.games.michikake.cards import (
     SPECIALS,
     SUITS,
@@ -14,7 +15,7 @@ from asobiba.games.michikake.cards import (
     splits,
     winning_cards,
 )
-from asobiba.games.michikake.rules import Michikake, MichikakeState
+from asobiba.games.michikake.rules import MichikakeState
 from asobiba.games.michikake.scoring import (
     best_split,
     bonus_points,

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from asobiba.core.game import DesignedPace, paces_from
+from asobiba.core.game import DesignedPace, ReviewDesign, paces_from, review_design
 from asobiba.core.ratings import Ladder, ladders_from
 
 
@@ -143,3 +143,6 @@ LADDERS: dict[str, Ladder] = ladders_from(
 )
 """Each rule family's arena ladder of the bot levels (data.toml ``[[ladders]]``): the fixed
 ratings games against the computer are rated against (``core.ratings.anchors``)."""
+
+REVIEW: ReviewDesign = review_design(_DATA["review"], "michikake")
+"""The review's classes and the engine's time per decision (data.toml ``[review]``)."""

@@ -49,6 +49,7 @@ from asobiba.games.michikake.data import (
     LEVELS,
     MAX_STEALS,
     PACES,
+    REVIEW,
     START_POINTS,
     VALUES,
     YAKU,
@@ -199,6 +200,7 @@ class Michikake:
             for level in LEVELS
         ]
         rows += pace_rows(PACES, self.level_names())
+        rows.append(REVIEW.row())
         return rows
 
     # --- the session ---------------------------------------------------------------------------

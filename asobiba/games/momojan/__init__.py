@@ -4,9 +4,10 @@ The pure helpers take the card notation (``L3``, ``M7``, ``dog``...): ``parse``/
 hands, ``decompositions``, ``waits``, and ``score`` of a described ``Win``.
 """
 
+from asobiba.games.momojan.analysis import Momojan
 from asobiba.games.momojan.cards import DECK, dora_of, format, parse
 from asobiba.games.momojan.hand import Decomposition, complete, decompositions, waits
-from asobiba.games.momojan.rules import Momojan, MomojanState
+from asobiba.games.momojan.rules import MomojanState
 from asobiba.games.momojan.scoring import Meld, Score, Win, score
 
 __all__ = [

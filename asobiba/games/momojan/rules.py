@@ -36,7 +36,16 @@ from asobiba.core.ratings import Ladder
 from asobiba.core.rng import deal_rng, is_seed
 from asobiba.games.momojan import lessons
 from asobiba.games.momojan.cards import DECK, Card, is_card, is_peach, sort_cards
-from asobiba.games.momojan.data import BONUSES, LADDERS, NUMBERS, PACES, RULES, YAKU, Level
+from asobiba.games.momojan.data import (
+    BONUSES,
+    LADDERS,
+    NUMBERS,
+    PACES,
+    REVIEW,
+    RULES,
+    YAKU,
+    Level,
+)
 from asobiba.games.momojan.data import LEVELS as BOT_LEVELS
 from asobiba.games.momojan.data import OPTIONS as OPTION_ROWS
 from asobiba.games.momojan.hand import hand_waits, is_complete, sets_in, sets_with
@@ -186,6 +195,7 @@ class Momojan:
             for level in BOT_LEVELS
         ]
         rows += pace_rows(PACES, self.level_names())
+        rows.append(REVIEW.row())
         return rows
 
     def lessons(self) -> list[Lesson]:

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from asobiba.core.game import Action, Game, analyses
+from asobiba.core.game import Action, Game, analyses, analysis_of, explanation
 from asobiba.games import get_game
 
 HINT_SECONDS = 1.0
@@ -26,7 +26,7 @@ class Hint:
     why: dict[str, str]
     """``{"ja", "en"}``: one line on why the move is good (``Game.explain``)."""
     value: float
-    """The final margin the mover can expect after it, in the game's unit."""
+    """What the asking seat can expect after it, in the game's unit (``MoveValue.value``)."""
     exact: bool
 
     def message(self) -> dict[str, Any]:
@@ -40,24 +40,23 @@ class Hint:
         }
 
 
-Hinter = Callable[[str, Any, float], Awaitable[Hint]]
-"""``(game, state, seconds) -> Hint``: the best move in ``state``, computed off-loop."""
+Hinter = Callable[[str, Any, int, float], Awaitable[Hint]]
+"""``(game, state, seat, seconds) -> Hint``: ``seat``'s best move in ``state``, computed
+off-loop (the seat is asked for: in a claim window several seats decide at once)."""
 
 
-def work_out(game_name: str, state: Any, seconds: float) -> Hint:
+def work_out(game_name: str, state: Any, seat: int, seconds: float) -> Hint:
     """Runs in a worker (or a thread): value every move, explain the best."""
     game = get_game(game_name)
-    return best_of(game, state, seconds)
+    return best_of(game, state, seat, seconds)
 
 
-def best_of(game: Game[Any], state: Any, seconds: float) -> Hint:
+def best_of(game: Game[Any], state: Any, seat: int, seconds: float) -> Hint:
     assert analyses(game), f"{game.name} offers no analysis"
-    analysis = game.analyse(state, seconds)  # type: ignore[attr-defined]
-    best = analysis.best
-    why: dict[str, str] = game.explain(state, best.action)  # type: ignore[attr-defined]
-    return Hint(best.action, why, best.value, best.exact)
+    best = analysis_of(game, state, seconds, seat).best
+    return Hint(best.action, explanation(game, state, best.action, seat), best.value, best.exact)
 
 
-async def in_thread(game_name: str, state: Any, seconds: float) -> Hint:
+async def in_thread(game_name: str, state: Any, seat: int, seconds: float) -> Hint:
     """The hinter of a hub without a worker pool (tests, tools): a thread, still off-loop."""
-    return await asyncio.to_thread(work_out, game_name, state, seconds)
+    return await asyncio.to_thread(work_out, game_name, state, seat, seconds)

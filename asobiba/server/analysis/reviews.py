@@ -1,9 +1,17 @@
-"""Reviews of finished games: every move valued against the best one by the game's engine.
+"""Reviews of finished games: every decision of the people who played valued against the best
+one by the game's engine.
 
 The engine's work runs in the review pool's own worker processes, never on the event loop and
 never in the bots' pool, so a review cannot make a bot late. One job per game at a time (a
 second request joins it), at most a few jobs at once, and a finished review is stored and
 reused: each game is reviewed once.
+
+A decision is a move a person made (a bot's moves, a stand-in's included, are the engine's own;
+a game between bots has every seat's) with more than one choice (``core.game.choices``): a
+forced move, or MOMOJAN's draw from one pile rather than another, teaches nothing. The log is
+replayed once, off the event loop, and each decision's position goes to a worker with the seat
+that decided, so a claim window where several seats answer at once values each answer from its
+own seat's view.
 """
 
 from __future__ import annotations
@@ -15,7 +23,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from asobiba.core.errors import IllegalAction
-from asobiba.core.game import GRADE_KEYS, Analysis, Game, MoveValue, grade, grades_of
+from asobiba.core.game import (
+    GRADE_KEYS,
+    Action,
+    Analysis,
+    Game,
+    MoveValue,
+    analysis_of,
+    choices,
+    explanation,
+    grade,
+    grades_of,
+    review_seconds,
+)
 from asobiba.games import get_game
 from asobiba.server.rooms.botpool import stop_pool, worker_pool
 from asobiba.server.rooms.recovery import states
@@ -23,37 +43,66 @@ from asobiba.server.store.store import Store, StoredRoom
 
 log = logging.getLogger(__name__)
 
+COSTLIEST = 3
+"""How many of a player's costliest decisions the summary names."""
+
 
 def moves_of(stored: StoredRoom) -> list[int]:
     """The indices of the stored events that are moves (a timed event is nobody's move)."""
     return [k for k, (seat, action, _) in enumerate(stored.events) if action is not None]
 
 
-def review_move(stored: StoredRoom, k: int, seconds: float) -> dict[str, Any] | None:
-    """Runs in a review worker: the ``k``-th event's move against the best move of the position
-    it was made in. None when the engine values another seat's moves there (a game where
-    several seats may act at once)."""
-    game: Any = get_game(stored.game)  # one that ``reviews``: it has analyse and explain
-    state = next(itertools.islice(states(game, stored), k, None))
-    seat, action, _ = stored.events[k]
-    assert seat is not None and action is not None, "only moves are reviewed"
-    analysis = game.analyse(state, seconds)
-    if analysis.seat != seat:
-        return None
-    played = _played(game, state, analysis, seat, action)
+@dataclass(frozen=True)
+class Decision:
+    """One decision to value: the position before the ``event``-th event, who made it and
+    what they played."""
+
+    event: int
+    """Events applied after it (the replay's ``frame_events`` count them the same way)."""
+    seat: int
+    action: Action
+    state: Any
+
+
+def decisions(stored: StoredRoom) -> list[Decision]:
+    """The decisions a review values, in order (module docstring); replays the log once."""
+    game = get_game(stored.game)
+    people = {seat for seat, spec in enumerate(stored.seats) if "bot" not in spec}
+    reviewed = people or set(range(len(stored.seats)))
+    found = []
+    # ``states`` gives the start and then one state per event: each event meets the one before.
+    before = zip(stored.events, states(game, stored), strict=False)
+    for k, ((seat, action, _), state) in enumerate(before):
+        stood_in = k < len(stored.standins) and stored.standins[k] is not None
+        if action is None or seat not in reviewed or (people and stood_in):
+            continue
+        if len(choices(game, state, seat)) > 1:
+            found.append(Decision(k + 1, seat, action, state))
+    return found
+
+
+def review_move(
+    game_name: str, options: dict[str, Any], decision: Decision, seconds: float
+) -> dict[str, Any]:
+    """Runs in a review worker: the decision's move against the best move of its position,
+    both valued from the deciding seat's side."""
+    game: Any = get_game(game_name)  # one that ``reviews``: it has analyse and explain
+    state, seat = decision.state, decision.seat
+    analysis = analysis_of(game, state, seconds, seat)
+    played = _played(game, state, analysis, seat, decision.action)
     loss = max(0.0, analysis.best.value - played.value)
     best = played if loss == 0 else analysis.best  # a move as good as the best one is a best move
     return {
-        "event": k + 1,
+        "event": decision.event,
         "seat": seat,
         "played": played.action,
         "best": best.action,
         "value": played.value,
         "best_value": best.value,
         "loss": loss,
-        "grade": grade(grades_of(game, stored.options), loss),
+        "grade": grade(grades_of(game, options), loss),
         "exact": played.exact and best.exact,
-        "why": game.explain(state, best.action),
+        "why": explanation(game, state, best.action, seat),
     }
 
 
@@ -73,14 +122,24 @@ def _played(game: Game[Any], state: Any, analysis: Analysis, seat: int, action: 
 
 
 def summarize(moves: list[dict[str, Any]], seats: int) -> list[dict[str, Any]]:
-    """Per seat: moves reviewed, how many fell in each class, and the accuracy, the share of
-    best moves (None for a seat that made no reviewed move)."""
+    """Per seat: decisions reviewed, how many fell in each class, the accuracy (the share of
+    best moves; None for a seat with no reviewed decision) and its ``costliest`` few decisions
+    (their ``event``, the costliest first; none that lost nothing)."""
     players = []
     for seat in range(seats):
-        own = [move["grade"] for move in moves if move["seat"] == seat]
-        counts = {key: own.count(key) for key in GRADE_KEYS}
+        own = [move for move in moves if move["seat"] == seat]
+        counts = {key: sum(move["grade"] == key for move in own) for key in GRADE_KEYS}
         accuracy = round(counts["best"] / len(own), 4) if own else None
-        players.append({"seat": seat, "moves": len(own), "grades": counts, "accuracy": accuracy})
+        costly = sorted((m for m in own if m["loss"] > 0), key=lambda m: (-m["loss"], m["event"]))
+        players.append(
+            {
+                "seat": seat,
+                "moves": len(own),
+                "grades": counts,
+                "accuracy": accuracy,
+                "costliest": [move["event"] for move in costly[:COSTLIEST]],
+            }
+        )
     return players
 
 
@@ -91,6 +150,8 @@ class ReviewBusy(Exception):
 @dataclass
 class Job:
     total: int
+    """Decisions to value: at first every move of the log, then (once the log is replayed)
+    the decisions the review values (``decisions``)."""
     seats: int
     done: int = 0
     error: str | None = None
@@ -129,6 +190,10 @@ class Reviewer:
         """The game's running (or failed) job; None when none runs, then the store tells."""
         return self._jobs.get(room_id)
 
+    def seconds_for(self, stored: StoredRoom) -> float:
+        """The engine's time per decision of this game (``core.game.review_seconds``)."""
+        return review_seconds(get_game(stored.game), stored.options, self.seconds)
+
     def start(self, stored: StoredRoom) -> Job:
         """Start reviewing a finished game, or join the job already running for it. Never
         awaits, so two requests for the same game cannot both start one."""
@@ -147,30 +212,35 @@ class Reviewer:
 
     async def _run(self, stored: StoredRoom, job: Job) -> None:
         loop = asyncio.get_running_loop()
-        futures: list[asyncio.Future[dict[str, Any] | None]] = []
+        futures: list[asyncio.Future[dict[str, Any]]] = []
 
         async def settle(most: int) -> None:
-            """Wait until at most ``most`` of this job's positions are still being valued; the
-            job shows each one valued, and the moves valued from the start on."""
+            """Wait until at most ``most`` of this job's decisions are still being valued; the
+            job shows each one valued, and the decisions valued from the start on."""
             while (running := [f for f in futures if not f.done()]) and len(running) > most:
                 await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
             job.done = sum(f.done() for f in futures)
             valued = itertools.takewhile(asyncio.Future.done, futures)
-            job.moves = [move for future in valued if (move := future.result()) is not None]
+            job.moves = [future.result() for future in valued]
 
         try:
             if await asyncio.to_thread(self.store.load_review, stored.id) is None:
-                # A job keeps no more positions in the pool than it has workers, so jobs that
+                seconds = self.seconds_for(stored)
+                found = await asyncio.to_thread(decisions, stored)
+                job.total = len(found)
+                # A job keeps no more decisions in the pool than it has workers, so jobs that
                 # run at once take turns instead of the last one waiting for all the others.
-                for k in moves_of(stored):
+                for decision in found:
                     await settle(self.workers - 1)
                     futures.append(
-                        loop.run_in_executor(self._pool, review_move, stored, k, self.seconds)
+                        loop.run_in_executor(
+                            self._pool, review_move, stored.game, stored.options, decision, seconds
+                        )
                     )
                 await settle(0)
                 players = summarize(job.moves, job.seats)
                 await asyncio.to_thread(
-                    self.store.save_review, stored.id, self.seconds, job.moves, players
+                    self.store.save_review, stored.id, seconds, job.moves, players
                 )
             del self._jobs[stored.id]  # from now on the store has it
         except Exception as error:  # a bug in a game's engine: say so, keep serving

@@ -110,10 +110,10 @@ class BotPool:
             self._quick[key] = slowest is not None and slowest <= INLINE_SECONDS
         return self._quick[key]
 
-    async def hint(self, game: str, state: Any, seconds: float) -> Hint:
-        """A hint, worked out by a worker like a bot's move (``hints.work_out``)."""
+    async def hint(self, game: str, state: Any, seat: int, seconds: float) -> Hint:
+        """A hint for ``seat``, worked out by a worker like a bot's move (``hints.work_out``)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._hints, work_out, game, state, seconds)
+        return await loop.run_in_executor(self._hints, work_out, game, state, seat, seconds)
 
     def close(self) -> None:
         """Stop both pools (blocks: call it off the event loop)."""

@@ -44,7 +44,7 @@ class Hints:
         self.busy = True
         seq = room.seq
         try:
-            hint = await self._hinter(room.game.name, room.state, HINT_SECONDS)
+            hint = await self._hinter(room.game.name, room.state, seat, HINT_SECONDS)
         finally:
             self.busy = False
         async with room.lock:

@@ -5,9 +5,12 @@
 // right, each player's summary and the key moments, each a button to the position where the
 // better move was missed.
 //
-// It knows no game's rules: the game's board module draws the marks (`board.markReview`) and
-// names a move (`moveName`); the classes and their thresholds come from the server, which
-// takes them from the game.
+// It knows no game's rules: the game's board module draws the marks (`board.markReview`),
+// names a move (`moveName`) and may name the review's unit (`reviewWords`: the i18n keys of the
+// loss, the legend and its limits, a key moment, the chart's caption and the empty list; a card
+// game counts points where Mancala counts stones); the classes and their thresholds come from the server, which takes
+// them from the game. A review holds the decisions of the people who played; with more than two
+// players each point of the chart is its decider's own expectation.
 import { getJSON, postJSON } from "./api.js";
 import { h, svg } from "./dom.js";
 import { pick, t, tn } from "./i18n.js";
@@ -16,8 +19,20 @@ const POLL_MS = 400;
 /** The classes listed as key moments and counted in a player's summary. */
 const NOTABLE = ["inaccuracy", "mistake", "blunder"];
 
-/** A value from `seat`'s side turned to the side of `viewer` (the seat drawn at the bottom). */
-const towards = (value, seat, viewer) => (seat === viewer ? value : -value);
+/** A value from `seat`'s side turned to the side of `viewer` (the seat drawn at the bottom): in a
+ * two-player game one side's gain is the other's loss; with more players a value stays its
+ * decider's. */
+const towards = (value, seat, viewer, players) => (seat === viewer || players > 2 ? value : -value);
+
+/** The review's sentences: Mancala's in stones unless the game's module names its own. */
+const WORDS = {
+  lost: "review.lost",
+  legend: "review.legend",
+  most: "review.legend.most",
+  moment: "review.moment",
+  none: "review.no_moments",
+  caption: "review.chart_caption",
+};
 
 /** Stones with a sign ("+3", "−2.5", "0"). */
 function signed(value) {
@@ -43,6 +58,7 @@ export class Review {
     this.module = module;
     this.board = board;
     this.go = go;
+    this.words = { ...WORDS, ...(module.reviewWords ?? {}) };
     this.data = null;
     this.frame = 0;
     this.section = document.getElementById("review");
@@ -142,6 +158,8 @@ export class Review {
     this.section.hidden = false;
     this.result.hidden = false;
     this.section.dataset.state = data.state;
+    document.getElementById("review-caption").textContent = t(this.words.caption);
+    document.getElementById("review-none").textContent = t(this.words.none);
     this.drawPlayers();
     this.drawChart();
     this.drawMoments();
@@ -168,7 +186,7 @@ export class Review {
         move: this.module.moveName(arrived.played),
       });
       const lost = Math.round(arrived.loss * 10) / 10;
-      const cost = lost > 0 ? tn("review.lost", lost) : "";
+      const cost = lost > 0 ? tn(this.words.lost, lost) : "";
       lines.push(
         h(
           "p",
@@ -227,9 +245,36 @@ export class Review {
           { class: "review-counts muted" },
           counts.length ? counts.join(t("review.list_sep")) : t("review.clean"),
         ),
+        this.costliest(player),
       );
     });
     document.getElementById("review-players").replaceChildren(...cards);
+  }
+
+  /** A player's costliest decisions (the server names up to three), each a button to the
+   * position where it was made; null when none lost anything. */
+  costliest(player) {
+    const moves = (player.costliest ?? [])
+      .map((event) => this.moves.find((move) => move.event === event))
+      .filter(Boolean);
+    if (!moves.length) return null;
+    return h(
+      "p",
+      { class: "review-costliest" },
+      h("span", { class: "muted" }, `${t("review.costliest")}: `),
+      moves.map((move) =>
+        h(
+          "button",
+          {
+            type: "button",
+            class: "btn btn--small btn--ghost review-costly",
+            "data-event": String(move.event),
+            onclick: () => this.go(move.before, { scroll: true }),
+          },
+          `${t("review.move_n", { n: move.after })} ${signed(-move.loss)}`,
+        ),
+      ),
+    );
   }
 
   // The chart: point 0 is the first position (the best value there), point i + 1 the position
@@ -249,9 +294,10 @@ export class Review {
 
   drawChart() {
     const viewer = this.context.seat;
+    const players = this.data.players.length;
     const values = [
-      towards(this.moves[0]?.best_value ?? 0, this.moves[0]?.seat ?? viewer, viewer),
-      ...this.moves.map((move) => towards(move.value, move.seat, viewer)),
+      towards(this.moves[0]?.best_value ?? 0, this.moves[0]?.seat ?? viewer, viewer, players),
+      ...this.moves.map((move) => towards(move.value, move.seat, viewer, players)),
     ];
     // One unit a pixel at the width it is drawn, so its labels stay readable on a phone.
     const holder = document.getElementById("review-chart");
@@ -322,9 +368,9 @@ export class Review {
       const grade = t(`review.grade.${key}`);
       if (most === 0) return t("review.legend.none", { grade });
       if (most === null) return t("review.legend.more", { grade });
-      return t("review.legend.most", { grade, n: most });
+      return t(this.words.most, { grade, n: most });
     });
-    document.getElementById("review-legend").textContent = t("review.legend", {
+    document.getElementById("review-legend").textContent = t(this.words.legend, {
       classes: parts.join(t("review.list_sep")),
     });
   }
@@ -351,7 +397,7 @@ export class Review {
             h(
               "span",
               { class: "review-moment-text" },
-              t("review.moment", {
+              t(this.words.moment, {
                 who: this.context.name(move.seat),
                 move: this.module.moveName(move.played),
                 best: this.module.moveName(move.best),

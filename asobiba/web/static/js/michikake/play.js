@@ -7,6 +7,7 @@
 // may let the window run out. Messages are handled one at a time with a short pause after each
 // (the speed setting); a deal that ends opens its screen (the win broken down, or the exhausted
 // pile) before the next deal is shown, and the session's end opens the ranking.
+import { Assist } from "../assist.js";
 import { h, keepInSight } from "../dom.js";
 import { t } from "../i18n.js";
 import { PlayPage } from "../play-page.js";
@@ -50,6 +51,15 @@ const page = new PlayPage({
   serial: true,
 });
 const { data, play, dialog } = page;
+const assist = new Assist({
+  page,
+  expect: "michikake.assist.expect",
+  // The card to throw, or the answer's button.
+  mark: (action) =>
+    "discard" in action
+      ? `.mk-seat--mine .mk-hand-card[data-card="${action.discard}"]`
+      : `#prompts [data-action="${Object.keys(action)[0]}"]`,
+});
 
 /** "You", "CPU 2", …: the preview seats the person at seat 0. */
 const namer = () =>
@@ -113,6 +123,7 @@ function enter(created) {
   resultShown = false;
   seenResults = 0;
   sending = false;
+  assist.reset();
   table.setSeat(created.seat ?? 0);
   table.setLegal([]);
   const settings = created.settings ?? {};
@@ -120,6 +131,7 @@ function enter(created) {
 }
 
 async function handle(msg) {
+  if (assist.take(msg)) return;
   if (msg.type === "sync") {
     table.setSeat(page.seat ?? 0);
     obs = msg.obs;
@@ -138,6 +150,7 @@ async function handle(msg) {
     obs = msg.obs;
     legal = msg.legal ?? [];
     sending = false;
+    assist.clear();
     const newDeals = obs.results.slice(seenResults);
     if (newDeals.length) {
       seenResults = obs.results.length;
@@ -211,9 +224,14 @@ function afterUpdate() {
     .join(" ");
   table.setLegal(myLegal());
   renderPrompts();
+  // A hint is for a choice: a break's "next deal" is none.
+  const choosing = myLegal().length > 1 || can("discard");
+  assist.update({ canAsk: choosing && !table.busy && !page.queue.length, over: Boolean(obs?.outcome) });
   runCountdown();
   keepHandInSight();
   if (obs?.outcome) {
+    const review = `/replay/${encodeURIComponent(page.room.room_id)}?review=1`;
+    for (const link of document.querySelectorAll(".review-link")) link.href = review;
     const words = finalWords(obs.outcome);
     document.getElementById("result-bar-score").textContent = words.score;
     if (!resultShown && page.queue.length === 0) {

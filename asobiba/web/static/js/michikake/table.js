@@ -323,3 +323,6 @@ export function describe(frame, { previous }) {
 export function summary({ players, level }) {
   return t("michikake.summary", { n: players.length, level });
 }
+
+// Names of moves for the review of a finished game (review.js).
+export { moveName, reviewWords } from "./moves.js";

@@ -5,6 +5,7 @@
 // 開, ツモ, リーチ, 3枚引く, 見送る) come only from `legal`. Messages are handled one at a time, with a
 // short pause after each (the speed setting), so the opponent's turn can be followed; a round
 // that ends opens its result (win breakdown or wall settlement) before the next deal is shown.
+import { Assist } from "../assist.js";
 import { keepInSight } from "../dom.js";
 import { t } from "../i18n.js";
 import { PlayPage } from "../play-page.js";
@@ -56,6 +57,15 @@ const page = new PlayPage({
   serial: true,
 });
 const { dialog } = page;
+const assist = new Assist({
+  page,
+  expect: "momojan.assist.expect",
+  // The card to throw, or the prompt of the call or win.
+  mark: (action) =>
+    action.type === "discard"
+      ? `.mj-hand--mine .mj-hand-card[data-card="${action.card}"]`
+      : `#prompts [data-action="${action.type}"]`,
+});
 const setTurn = (kind, text) => page.setTurn(kind, text);
 
 /** A dealt-looking table while the player chooses: both players at 40, hands face down. */
@@ -107,6 +117,7 @@ function enter(created) {
   seenResults = 0;
   riichiMode = false;
   early = null;
+  assist.reset();
   table.setQueued(null);
   note(null);
   table.setSeat(created.seat ?? 0);
@@ -135,6 +146,7 @@ function showNames() {
 }
 
 async function handle(msg) {
+  if (assist.take(msg)) return;
   if (msg.type === "sync") {
     table.setSeat(page.seat ?? 0);
     showChip();
@@ -151,6 +163,7 @@ async function handle(msg) {
     obs = msg.obs;
     legal = msg.legal ?? [];
     sending = false;
+    assist.clear();
     riichiMode = false;
     table.riichiMode = false;
     const fromOpponent = obs.last && obs.last.seat !== mySeat();
@@ -192,6 +205,13 @@ function mine() {
  * round's screen open. Nothing is shown as ready then, even when `legal` already allows it. */
 function catchingUp() {
   return table.busy || page.queue.length > 0 || roundDialog.open;
+}
+
+/** The person's different choices now: the draws from the three piles are one, as nobody
+ * knows their order (a hint is for a choice). */
+function choices() {
+  const draws = legal.some((a) => a.type === "draw") ? 1 : 0;
+  return draws + legal.filter((a) => a.type !== "draw").length;
 }
 
 /** True when the person's controls are ready: their move, on show, nothing sent yet. */
@@ -289,8 +309,11 @@ function afterUpdate() {
   table.setRiichiMode(riichiMode);
   table.setLegal(ready() ? legal : []);
   renderPrompts();
+  assist.update({ canAsk: ready() && choices() > 1, over: kind === "over" });
   if (ready()) keepHandInView();
   if (kind === "over") {
+    const review = `/replay/${encodeURIComponent(page.room.room_id)}?review=1`;
+    for (const link of document.querySelectorAll(".review-link")) link.href = review;
     const words = finalWords(obs.outcome);
     document.getElementById("result-bar-score").textContent = words.score;
     document.getElementById("result-bar-detail").textContent = words.detail;

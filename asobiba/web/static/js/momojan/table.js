@@ -460,3 +460,6 @@ export function summary({ level, viewer }) {
   const order = viewer === null ? null : t(`replay.order.${viewer === 0 ? "first" : "second"}`);
   return [vs, order].filter(Boolean).join(t("replay.sep"));
 }
+
+// Names of moves for the review of a finished game (review.js).
+export { moveName, reviewWords } from "./moves.js";
