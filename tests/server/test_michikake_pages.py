@@ -78,7 +78,12 @@ def test_every_hand_and_bonus_card_has_its_data_file_name_in_both_languages() ->
 def _data_entries() -> list[dict[str, object]]:
     text = (Path(michikake.__file__).parent / "data.toml").read_text(encoding="utf-8")
     data = tomllib.loads(text)
-    return [entry for key in ("values", "yaku", "bonus", "levels", "pace") for entry in data[key]]
+    listed = [entry for key in ("values", "yaku", "bonus", "levels", "pace") for entry in data[key]]
+    # The review's classes: one table, one row on the page, whose English reason is spelled
+    # `reason` as in every game's [review] (core.game.review_design).
+    review = dict(data["review"])
+    review["reason_en"] = review.pop("reason")
+    return [*listed, review]
 
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
