@@ -76,6 +76,11 @@ def test_download_delete_and_the_deleted_seat_on_a_friends_replay(
         # "Cancel" in the dialog deletes nothing.
         aki.locator("#data-delete").click()
         dialog = aki.locator("dialog.dialog--confirm")
+        dialog.wait_for()
+        # Contrast is measured once the dialog has faded in (mid-fade its button is paler).
+        aki.wait_for_function(
+            "() => document.getAnimations().every((a) => a.playState !== 'running')"
+        )
         assert violations(aki) == [], "WCAG A/AA, the dialog open"
         assert dialog.locator(".dialog-message").inner_text() == EN["data.delete.confirm"]
         dialog.get_by_role("button", name=EN["data.delete.no"]).click()
